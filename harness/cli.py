@@ -1,0 +1,51 @@
+"""The ``toolconform`` command line: one subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .commands import dialects, parse
+from .errors import UsageError
+
+_COMMANDS = (parse, dialects)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolconform",
+        description=(
+            "Conformance, fuzzing and benchmark suite for the streaming tool-call and "
+            "reasoning parsers of LLM serving engines."
+        ),
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for command in _COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except UsageError as error:
+        print(f"toolconform: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("toolconform: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. ``head``) went away: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``toolconform`` subcommand; each has ``add_parser`` and ``run``."""

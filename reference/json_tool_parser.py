@@ -1,0 +1,175 @@
+"""JSON-envelope tool payloads: ``{"name": ..., "arguments": {...}}`` inside outer tags.
+
+Hermes (Qwen), InternLM and Llama 3 differ only in their outer tags and the name of the
+arguments field, so a dialect here is a subclass that declares those (seed 000, "JSON 工具
+payload"). The envelope is read incrementally: the name is decoded once its string is
+complete; the arguments value is forwarded verbatim (duplicate keys, order and spacing kept)
+as far as the ``JsonValueScanner`` has found it to extend; other fields are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+from .json_scanner import JsonValueScanner
+from .tool_parser import ToolParser
+from .types import DeltaToolCall, Request
+
+# Envelope phases.
+_START, _KEY, _KEY_STRING, _COLON, _VALUE, _NAME, _ARGUMENTS, _SKIP, _AFTER, _DONE = range(10)
+_WHITESPACE = " \t\r\n"
+
+
+class JsonToolParser(ToolParser):
+    """A tool block whose payload is one JSON object naming the function and its arguments."""
+
+    name_field: ClassVar[str] = "name"
+    argument_field: ClassVar[str] = "arguments"
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request)
+        self._scanner = JsonValueScanner(self.close_tag)
+        self._phase = _START
+        self._key = ""
+        self._resume = 0  # characters of a held string already scanned
+        self._name_seen = False
+        self._arguments_seen = False
+
+    def begin_tool_block(self) -> None:
+        super().begin_tool_block()
+        self._phase = _START
+
+    def _consume_stream_payload(
+        self, text: str, deltas: list[DeltaToolCall], *, final: bool
+    ) -> int:
+        n = len(text)
+        i = 0
+        while True:
+            phase = self._phase
+            if phase == _ARGUMENTS:
+                scanner = self._scanner
+                end = scanner.feed(text, i, n)
+                if end > i:
+                    self._emit_delta(deltas, arguments=text[i:end])
+                    i = end
+                if scanner.complete:
+                    self._phase = _AFTER
+                elif scanner.interrupted:
+                    self._close_payload(deltas)
+                    return i
+                else:
+                    break
+            elif phase == _SKIP:
+                scanner = self._scanner
+                i = scanner.feed(text, i, n)
+                if scanner.complete:
+                    self._phase = _AFTER
+                elif scanner.interrupted:
+                    self._close_payload(deltas)
+                    return i
+                else:
+                    break
+            elif phase in (_KEY_STRING, _NAME):
+                held = self._held_string(text, i, n)
+                if held is None:
+                    if final:
+                        i = n
+                    break
+                i, value = held
+                if phase == _KEY_STRING:
+                    self._key = value if isinstance(value, str) else ""
+                    self._phase = _COLON
+                else:
+                    if isinstance(value, str) and not self._name_seen:
+                        self._name_seen = True
+                        self._emit_delta(deltas, name=value)
+                    self._phase = _AFTER
+            elif phase == _VALUE:
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i == n:
+                    break
+                self._scanner.reset()
+                key = self._key
+                if key == self.argument_field and not self._arguments_seen:
+                    self._arguments_seen = True
+                    self._phase = _ARGUMENTS
+                elif key == self.name_field and not self._name_seen and text[i] == '"':
+                    self._phase = _NAME
+                else:
+                    self._phase = _SKIP
+            elif phase == _DONE:
+                break
+            else:
+                # Punctuation between envelope tokens: _START, _KEY, _COLON, _AFTER.
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i == n:
+                    break
+                c = text[i]
+                if c == self._tag_head and text.startswith(self.close_tag or "", i):
+                    self._close_payload(deltas)
+                    return i
+                if c == self._tag_head and (self.close_tag or "").startswith(text[i:]):
+                    break  # maybe the close tag: wait for the rest
+                i += 1
+                if phase == _START:
+                    if c == "{":
+                        self._begin_call()
+                        self._name_seen = self._arguments_seen = False
+                        self._phase = _KEY
+                elif phase == _KEY:
+                    if c == '"':
+                        self._phase = _KEY_STRING
+                        self._scanner.reset()
+                        i -= 1  # the held string starts at its quote
+                    elif c == "}":
+                        self._close_payload(deltas)
+                        return i
+                elif phase == _COLON:
+                    self._phase = _VALUE
+                    if c != ":":
+                        i -= 1  # a missing colon is tolerated
+                elif c == "}":  # _AFTER
+                    self._close_payload(deltas)
+                    return i
+                elif c == ",":
+                    self._phase = _KEY
+        if final:
+            if self._phase == _ARGUMENTS:
+                self._scanner.finish()
+            self._close_payload(deltas)
+            return n
+        return i
+
+    @property
+    def _tag_head(self) -> str | None:
+        return self.close_tag[0] if self.close_tag else None
+
+    def _held_string(self, text: str, start: int, n: int) -> tuple[int, object] | None:
+        """Scan a string that is only useful whole (a key, the name), without consuming it.
+
+        Returns ``(end, decoded value)`` once complete, or ``None`` to hold the string back;
+        ``_resume`` remembers how far it was scanned, so it is never scanned twice.
+        """
+        scanner = self._scanner
+        if not scanner.started:
+            scanner.feed(text, start, start + 1)
+            self._resume = 1
+        end = scanner.feed(text, start + self._resume, n)
+        if not scanner.complete:
+            self._resume = end - start
+            return None
+        self._resume = 0
+        try:
+            return end, json.loads(text[start:end])
+        except ValueError:
+            return end, None
+
+    def _close_payload(self, deltas: list[DeltaToolCall]) -> None:
+        """The envelope ended (or was cut): a named call without arguments gets ``{}``."""
+        if self._phase != _START and self._call_named and not self._arguments_emitted:
+            self._emit_delta(deltas, arguments="{}")
+        self._phase = _DONE
+        self._payload_closed = True

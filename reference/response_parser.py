@@ -1,0 +1,234 @@
+"""The response state machine: plain, reasoning and tool, over one pending suffix.
+
+Engine chunks are not aligned with protocol boundaries: one chunk may close reasoning, carry
+content, open a tool block and start its payload. The response parser routes each stable
+piece to its channel as soon as it is stable and keeps only the unstable suffix, which is
+either a declared tag prefix (plain and reasoning modes) or what the tool parser has not
+consumed (tool mode). It is the single owner of buffered text (seed 000, "Response Parser").
+
+    plain     -- reasoning open --> reasoning -- reasoning close --> plain
+    plain     -- tool open --> tool -- block end --> plain
+    reasoning -- tool open --> tool -- block end --> reasoning
+
+Deltas keep the order of the model's channels (reasoning → tool_calls → reasoning); the
+complete parse is the same machine fed everything at once with ``final=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .reasoning import ReasoningParser, ReasoningTokenCounter
+from .tags import find_first, longest_first, stable_prefix_end
+from .tool_parser import ToolParser
+from .types import DeltaMessage, DeltaToolCall, ParsedResponse, Request
+
+PLAIN = "plain"
+REASONING = "reasoning"
+TOOL = "tool"
+
+#: Characters that may separate two consecutive tool blocks (seed 000, "工具块之间的分隔符").
+_SEPARATORS = "\r\n"
+
+
+class ResponseParser:
+    """Streaming parser of one response; ``stream_chunk`` per engine chunk.
+
+    ``reasoning_tag_ids`` (the token ids of the reasoning open and close tags) enables
+    reasoning-token accounting from the ids passed to ``stream_chunk``.
+    """
+
+    def __init__(
+        self,
+        request: Request | None = None,
+        *,
+        tool_parser: type[ToolParser] | None = None,
+        reasoning_parser: type[ReasoningParser] | None = None,
+        reasoning_tag_ids: tuple[int, int] | None = None,
+    ) -> None:
+        request = request if request is not None else Request()
+        self.request = request
+        reasoning = reasoning_parser(request) if reasoning_parser is not None else None
+        if reasoning is not None and not reasoning.enabled():
+            reasoning = None
+        tool = None
+        if tool_parser is not None and request.tool_choice != "none":
+            tool = tool_parser(request)
+        self.reasoning_parser = reasoning
+        self.tool_parser = tool
+
+        self._mode = (
+            REASONING if reasoning is not None and reasoning.starts_in_reasoning() else PLAIN
+        )
+        self._open_may_repeat = self._mode == REASONING
+        self._pending = ""
+        self._return_mode = PLAIN
+        self._after_block = False
+
+        tool_open = (tool.open_tag,) if tool is not None else ()
+        tool_prefixes = tool.open_prefixes if tool is not None else ()
+        if reasoning is not None:
+            self._plain_tags = (reasoning.open_tag, *tool_open)
+            self._plain_prefixes = longest_first(reasoning.open_prefixes, tool_prefixes)
+            self._reasoning_tags = (reasoning.close_tag, *tool_open)
+            self._reasoning_prefixes = longest_first(reasoning.close_prefixes, tool_prefixes)
+        else:
+            self._plain_tags = tool_open
+            self._plain_prefixes = longest_first(tool_prefixes)
+            self._reasoning_tags = ()
+            self._reasoning_prefixes = ()
+
+        self._token_counter = None
+        if reasoning is not None and reasoning_tag_ids is not None:
+            self._token_counter = ReasoningTokenCounter(
+                *reasoning_tag_ids, inside=self._mode == REASONING
+            )
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def tool_emitted(self) -> bool:
+        """Whether any tool call has been emitted so far (decides ``finish_reason``)."""
+        return self.tool_parser is not None and self.tool_parser.tool_emitted
+
+    @property
+    def reasoning_tokens(self) -> int | None:
+        """Tokens inside the raw reasoning span, when tag ids were given."""
+        return self._token_counter.count if self._token_counter is not None else None
+
+    @property
+    def held_back(self) -> str:
+        """The text received but not yet routed (what a liveness check measures)."""
+        return self._pending
+
+    def stream_chunk(
+        self, text: str, token_ids: Sequence[int] = (), *, final: bool = False
+    ) -> list[tuple[DeltaMessage, bool]]:
+        """Route one engine chunk; return ``(delta, carries_tool_calls)`` pairs, maybe none.
+
+        ``final`` means no more text will come: held text is released and an open tool
+        block is closed as far as the dialect can without inventing anything.
+        """
+        if self._token_counter is not None and token_ids:
+            self._token_counter.feed(token_ids)
+        out: list[tuple[DeltaMessage, bool]] = []
+        pending = self._pending + text if self._pending else text
+        pos = 0
+        while True:
+            mode = self._mode
+            if mode is TOOL:
+                tool = self.tool_parser
+                assert tool is not None
+                deltas: list[DeltaToolCall] = []
+                pos += tool.feed_tool_block(pending[pos:] if pos else pending, deltas, final=final)
+                if deltas:
+                    out.append((DeltaMessage(tool_calls=deltas), True))
+                if not tool.block_closed:
+                    break
+                self._mode = self._return_mode
+                self._after_block = True
+                continue
+            if self._after_block:
+                separator_end = self._resolve_separator(pending, pos, final)
+                if separator_end < 0:
+                    break
+                pos = separator_end
+            if mode is PLAIN:
+                pos, switched = self._consume_plain(pending, pos, final, out)
+            else:
+                pos, switched = self._consume_reasoning(pending, pos, final, out)
+            if not switched:
+                break
+        self._pending = pending[pos:]
+        return out
+
+    def parse_complete(self, text: str, token_ids: Sequence[int] = ()) -> ParsedResponse:
+        """The non-streaming result: the same machine, fed everything with ``final=True``."""
+        messages = [message for message, _ in self.stream_chunk(text, token_ids, final=True)]
+        return ParsedResponse.from_deltas(messages)
+
+    # ----------------------------------------------------------------- modes
+
+    def _consume_plain(
+        self, pending: str, pos: int, final: bool, out: list[tuple[DeltaMessage, bool]]
+    ) -> tuple[int, bool]:
+        position, tag = find_first(pending, self._plain_tags, pos)
+        if tag is None:
+            end = len(pending) if final else stable_prefix_end(pending, self._plain_prefixes, pos)
+            if end > pos:
+                out.append((DeltaMessage(content=pending[pos:end]), False))
+            return end, False
+        if position > pos:
+            out.append((DeltaMessage(content=pending[pos:position]), False))
+        pos = position + len(tag)
+        if self.tool_parser is not None and tag == self.tool_parser.open_tag:
+            self._enter_tool(PLAIN)
+        else:
+            self._mode = REASONING
+            self._open_may_repeat = False
+        return pos, True
+
+    def _consume_reasoning(
+        self, pending: str, pos: int, final: bool, out: list[tuple[DeltaMessage, bool]]
+    ) -> tuple[int, bool]:
+        reasoning = self.reasoning_parser
+        assert reasoning is not None
+        if self._open_may_repeat:
+            # The template opened reasoning; the model may still repeat the open tag.
+            if pending.startswith(reasoning.open_tag, pos):
+                pos += len(reasoning.open_tag)
+                self._open_may_repeat = False
+            elif not final and (pos == len(pending) or pending[pos:] in reasoning.open_prefixes):
+                return pos, False
+            else:
+                self._open_may_repeat = False
+        position, tag = find_first(pending, self._reasoning_tags, pos)
+        if tag is None:
+            end = (
+                len(pending) if final else stable_prefix_end(pending, self._reasoning_prefixes, pos)
+            )
+            if end > pos:
+                out.append((DeltaMessage(reasoning_content=pending[pos:end]), False))
+            return end, False
+        if position > pos:
+            out.append((DeltaMessage(reasoning_content=pending[pos:position]), False))
+        pos = position + len(tag)
+        if tag == reasoning.close_tag:
+            self._mode = PLAIN
+        else:
+            self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING)
+        return pos, True
+
+    def _enter_tool(self, return_mode: str) -> None:
+        tool = self.tool_parser
+        assert tool is not None
+        self._return_mode = return_mode
+        self._mode = TOOL
+        tool.begin_tool_block()
+
+    def _resolve_separator(self, pending: str, pos: int, final: bool) -> int:
+        """Decide the newlines after a tool block: dropped only if another block opens.
+
+        Returns where the suspended channel resumes (past the newlines when the next block
+        really opens), or -1 while undecided: the newlines are held until the text after
+        them shows whether another block follows.
+        """
+        tool = self.tool_parser
+        assert tool is not None
+        end = pos
+        n = len(pending)
+        while end < n and pending[end] in _SEPARATORS:
+            end += 1
+        if end == n and not final:
+            return -1  # nothing but newlines yet
+        # The open tag may itself begin with newlines (DSML): try every start in the run.
+        for start in range(pos, end + 1):
+            if pending.startswith(tool.open_tag, start):
+                self._after_block = False
+                return start
+        if not final and any(
+            pending[start:] in tool.open_prefixes for start in range(pos, end + 1)
+        ):
+            return -1
+        self._after_block = False
+        return pos

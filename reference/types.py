@@ -1,0 +1,213 @@
+"""The OpenAI-shaped values the reference parser produces, and the request it reads.
+
+The parser speaks exactly the delta vocabulary of an OpenAI chat-completion stream
+(``content``, ``reasoning_content``, ``tool_calls[i].function.{name,arguments}``) so that its
+output can be compared field by field with what any serving engine streams. These classes are
+plain slotted dataclasses: they sit on the parser's hot path, where a pydantic model would
+cost more than the parsing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class DeltaToolCall:
+    """One streamed tool-call fragment: ``choices[0].delta.tool_calls[k]`` of a chunk.
+
+    The first fragment of a call carries ``id``, ``type`` and ``name``; later ones carry only
+    an ``arguments`` piece. ``index`` is the dense output index of the call.
+    """
+
+    index: int
+    id: str | None = None
+    type: str | None = None
+    name: str | None = None
+    arguments: str | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        """The fragment as it appears on the wire."""
+        function: dict[str, str] = {}
+        if self.name is not None:
+            function["name"] = self.name
+        if self.arguments is not None:
+            function["arguments"] = self.arguments
+        out: dict[str, Any] = {"index": self.index}
+        if self.id is not None:
+            out["id"] = self.id
+        if self.type is not None:
+            out["type"] = self.type
+        out["function"] = function
+        return out
+
+
+@dataclass(slots=True)
+class DeltaMessage:
+    """One delta of the assistant message; exactly one field is set by the reference parser."""
+
+    content: str | None = None
+    reasoning_content: str | None = None
+    tool_calls: list[DeltaToolCall] | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        """The delta as it appears on the wire (fields that are unset are left out)."""
+        out: dict[str, Any] = {}
+        if self.content is not None:
+            out["content"] = self.content
+        if self.reasoning_content is not None:
+            out["reasoning_content"] = self.reasoning_content
+        if self.tool_calls is not None:
+            out["tool_calls"] = [call.to_openai() for call in self.tool_calls]
+        return out
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """A complete tool call: the aggregation of all fragments with one index."""
+
+    index: int
+    id: str
+    name: str
+    arguments: str
+    type: str = "function"
+
+    def to_openai(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "id": self.id,
+            "type": self.type,
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass(slots=True)
+class Request:
+    """What a parser needs from the chat request: the tools, the tool choice, thinking.
+
+    ``tools`` are OpenAI tool objects (``{"type": "function", "function": {"name",
+    "parameters"}}``); ``None`` means the request did not restrict tool names (the
+    ``toolconform parse`` default), while an empty list means no tool may be called.
+    ``thinking`` is the request's thinking flag (``chat_template_kwargs.enable_thinking`` or
+    ``thinking``); ``None`` means the request did not say.
+    """
+
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] = "auto"
+    thinking: bool | None = None
+    chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_openai(cls, body: Mapping[str, Any]) -> Request:
+        """Read the parser-relevant fields of an OpenAI chat-completion request body."""
+        kwargs = dict(body.get("chat_template_kwargs") or {})
+        thinking = body.get("thinking", kwargs.get("enable_thinking", kwargs.get("thinking")))
+        if isinstance(thinking, Mapping):  # Anthropic style {"type": "enabled"}
+            thinking = thinking.get("type") == "enabled"
+        return cls(
+            tools=list(body["tools"]) if body.get("tools") is not None else None,
+            tool_choice=body.get("tool_choice", "auto"),
+            thinking=thinking,
+            chat_template_kwargs=kwargs,
+        )
+
+    def allowed_tool_names(self) -> frozenset[str] | None:
+        """Names a call may carry to be emitted; ``None`` when any name is accepted.
+
+        A named ``tool_choice`` narrows the set to that one function, as servers do.
+        """
+        choice = self.tool_choice
+        if isinstance(choice, Mapping):
+            function = choice.get("function") or {}
+            if "name" in function:
+                return frozenset((function["name"],))
+            allowed = (choice.get("allowed_tools") or {}).get("tools")
+            if allowed is not None:
+                return frozenset(_function_name(tool) for tool in allowed)
+        if self.tools is None:
+            return None
+        return frozenset(_function_name(tool) for tool in self.tools)
+
+    def parameter_schemas(self) -> dict[str, dict[str, Any]]:
+        """``{function name: its parameters' JSON Schema "properties"}`` for typed formats."""
+        schemas: dict[str, dict[str, Any]] = {}
+        for tool in self.tools or ():
+            function = tool.get("function", tool)
+            properties = (function.get("parameters") or {}).get("properties") or {}
+            schemas[function["name"]] = dict(properties)
+        return schemas
+
+
+def _function_name(tool: Mapping[str, Any]) -> str:
+    function = tool.get("function", tool)
+    return function["name"]
+
+
+def build_tool_calls(fragments: Sequence[DeltaToolCall]) -> list[ToolCall]:
+    """Aggregate streamed fragments into complete calls, as an OpenAI client does.
+
+    Fragments are grouped by index; the first id and name of an index win and argument
+    pieces are concatenated in order.
+    """
+    calls: dict[int, ToolCall] = {}
+    pieces: dict[int, list[str]] = {}
+    for fragment in fragments:
+        call = calls.get(fragment.index)
+        if call is None:
+            call = calls[fragment.index] = ToolCall(
+                index=fragment.index, id=fragment.id or "", name=fragment.name or "", arguments=""
+            )
+            pieces[fragment.index] = []
+        else:
+            if not call.id and fragment.id:
+                call.id = fragment.id
+            if not call.name and fragment.name:
+                call.name = fragment.name
+        if fragment.arguments:
+            pieces[fragment.index].append(fragment.arguments)
+    for index, call in calls.items():
+        call.arguments = "".join(pieces[index])
+    return [calls[index] for index in sorted(calls)]
+
+
+@dataclass(slots=True)
+class ParsedResponse:
+    """The coalesced result of one response: what a non-streaming client receives."""
+
+    content: str
+    reasoning_content: str | None
+    tool_calls: list[ToolCall]
+
+    @classmethod
+    def from_deltas(cls, messages: Sequence[DeltaMessage]) -> ParsedResponse:
+        """Coalesce streamed deltas: join content and reasoning, aggregate the calls."""
+        content: list[str] = []
+        reasoning: list[str] = []
+        fragments: list[DeltaToolCall] = []
+        saw_reasoning = False
+        for message in messages:
+            if message.content:
+                content.append(message.content)
+            if message.reasoning_content is not None:
+                saw_reasoning = True
+                reasoning.append(message.reasoning_content)
+            if message.tool_calls:
+                fragments.extend(message.tool_calls)
+        return cls(
+            content="".join(content),
+            reasoning_content="".join(reasoning) if saw_reasoning else None,
+            tool_calls=build_tool_calls(fragments),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape ``toolconform parse`` prints (without ``finish_reason``)."""
+        return {
+            "content": self.content,
+            "reasoning_content": self.reasoning_content,
+            "tool_calls": [
+                {"index": c.index, "id": c.id, "name": c.name, "arguments": c.arguments}
+                for c in self.tool_calls
+            ],
+        }

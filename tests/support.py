@@ -1,0 +1,78 @@
+"""Helpers shared by the tests: stream a text through a dialect under many chunkings.
+
+Every parser test compares three things: the streamed reconstruction under each chunking,
+the complete parse, and the expected result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolconform.reference import DeltaMessage, ParsedResponse, Request, get_dialect
+from toolconform.strategies.chunking import (
+    each_piece,
+    random_groupings,
+    tag_aligned_boundaries,
+    two_way_splits,
+    whole,
+)
+
+
+@dataclass
+class Expected:
+    """The expected coalesced result; ``calls`` are ``(name, raw arguments)`` pairs."""
+
+    content: str = ""
+    reasoning: str | None = None
+    calls: list[tuple[str, str]] = field(default_factory=list)
+
+
+def stream(
+    dialect: str, chunks: Iterable[str], request: Request | None = None
+) -> list[DeltaMessage]:
+    parser = get_dialect(dialect).new_parser(request)
+    chunks = list(chunks)
+    messages: list[DeltaMessage] = []
+    for position, chunk in enumerate(chunks):
+        final = position == len(chunks) - 1
+        messages.extend(message for message, _ in parser.stream_chunk(chunk, final=final))
+    return messages
+
+
+def chunkings(dialect: str, text: str) -> Iterable[list[str]]:
+    """Whole, one piece per chunk, every two-way split, and seeded random groupings."""
+    boundaries = tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags())
+    pieces = each_piece(text, boundaries)
+    yield whole(text)
+    yield pieces
+    yield from two_way_splits(text, boundaries)
+    yield from random_groupings(pieces, seed=len(text), count=8)
+
+
+def as_expected(result: ParsedResponse) -> Expected:
+    return Expected(
+        content=result.content,
+        reasoning=result.reasoning_content,
+        calls=[(call.name, call.arguments) for call in result.tool_calls],
+    )
+
+
+def check(dialect: str, text: str, expected: Expected, request: Request | None = None) -> None:
+    """Complete parse == expected, and streamed == complete under every chunking."""
+    complete = get_dialect(dialect).new_parser(request).parse_complete(text)
+    assert as_expected(complete) == expected
+    assert [call.index for call in complete.tool_calls] == list(range(len(complete.tool_calls)))
+    for chunks in chunkings(dialect, text):
+        streamed = ParsedResponse.from_deltas(stream(dialect, chunks, request))
+        assert streamed == complete, f"chunking {chunks!r}"
+
+
+def tools(*names: str) -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {"name": name, "parameters": {}}} for name in names]
+
+
+def arguments_value(raw: str) -> Any:
+    return json.loads(raw)

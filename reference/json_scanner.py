@@ -74,6 +74,11 @@ class JsonValueScanner:
     def feed(self, text: str, start: int = 0, end: int | None = None) -> int:
         """Scan ``text[start:end]``; return the end of the prefix that belongs to the value."""
         n = len(text) if end is None else end
+        if self.in_string and not self.escape:
+            # Hot path: inside a long string, a chunk without quote or backslash.
+            quote = text.find('"', start, n)
+            if quote < 0 and text.find("\\", start, n) < 0:
+                return n
         i = start
         if self.complete or self.interrupted:
             return i

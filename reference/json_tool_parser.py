@@ -51,7 +51,7 @@ class JsonToolParser(ToolParser):
                 scanner = self._scanner
                 end = scanner.feed(text, i, n)
                 if end > i:
-                    self._emit_delta(deltas, arguments=text[i:end])
+                    self._emit_arguments(deltas, text[i:end] if i or end < n else text)
                     i = end
                 if scanner.complete:
                     self._phase = _AFTER

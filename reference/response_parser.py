@@ -122,7 +122,7 @@ class ResponseParser:
                 deltas: list[DeltaToolCall] = []
                 pos += tool.feed_tool_block(pending[pos:] if pos else pending, deltas, final=final)
                 if deltas:
-                    out.append((DeltaMessage(tool_calls=deltas), True))
+                    out.append((DeltaMessage(None, None, deltas), True))
                 if not tool.block_closed:
                     break
                 self._mode = self._return_mode
@@ -139,7 +139,7 @@ class ResponseParser:
                 pos, switched = self._consume_reasoning(pending, pos, final, out)
             if not switched:
                 break
-        self._pending = pending[pos:]
+        self._pending = pending[pos:] if pos else pending
         return out
 
     def parse_complete(self, text: str, token_ids: Sequence[int] = ()) -> ParsedResponse:

@@ -82,8 +82,14 @@ class ToolParser:
         consumed = 0
         if not self._payload_closed:
             consumed = self._consume_stream_payload(text, deltas, final=final)
+            if not (self._payload_closed or final):
+                return consumed  # the common case: the middle of a payload
+        return self._after_payload(text, consumed, final)
+
+    def _after_payload(self, text: str, consumed: int, final: bool) -> int:
+        """The payload ended, or the input did: consume the outer close tag and only that."""
+        close_tag = self.close_tag
         if self._payload_closed:
-            close_tag = self.close_tag
             if close_tag is None:
                 self.block_closed = True
                 return consumed
@@ -91,16 +97,12 @@ class ToolParser:
             if position >= 0:
                 self.block_closed = True
                 return position + len(close_tag)
-            if final:
-                self.block_closed = True
-                return len(text)
-            # Between the payload and the close tag only separators are expected; keep a
-            # tail that may begin the close tag, drop the rest.
-            return stable_prefix_end(text, self.close_prefixes, consumed)
-        if final:
-            self.block_closed = True
-            return len(text)
-        return consumed
+            if not final:
+                # Between the payload and the close tag only separators are expected; keep
+                # a tail that may begin the close tag, drop the rest.
+                return stable_prefix_end(text, self.close_prefixes, consumed)
+        self.block_closed = True
+        return len(text)
 
     def _consume_stream_payload(
         self, text: str, deltas: list[DeltaToolCall], *, final: bool
@@ -144,12 +146,16 @@ class ToolParser:
                     deltas.append(DeltaToolCall(index, arguments=piece))
                 self._pending_arguments = []
         if arguments:
-            self._arguments_emitted = True
-            index = self._output_index
-            if index >= 0:
-                deltas.append(DeltaToolCall(index, arguments=arguments))
-            elif index == _PENDING:
-                self._pending_arguments.append(arguments)
+            self._emit_arguments(deltas, arguments)
+
+    def _emit_arguments(self, deltas: list[DeltaToolCall], piece: str) -> None:
+        """``_emit_delta(deltas, arguments=piece)`` for a non-empty piece, on the hot path."""
+        self._arguments_emitted = True
+        index = self._output_index
+        if index >= 0:
+            deltas.append(DeltaToolCall(index, None, None, None, piece))
+        elif index == _PENDING:
+            self._pending_arguments.append(piece)
 
     @property
     def _call_named(self) -> bool:

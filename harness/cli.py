@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import dialects, parse
+from .commands import certify, corpus, dialects, parse
 from .errors import UsageError
 
-_COMMANDS = (parse, dialects)
+_COMMANDS = (certify, parse, corpus, dialects)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,122 @@
+"""The in-process adapter contract and the wrapper the harness drives.
+
+A parser under test is reached through a *factory*:
+
+    factory(dialect: str, request: dict, *, tokenizer_family: str | None = None) -> session
+
+``request`` is an OpenAI chat-completion request body (``tools``, ``tool_choice``,
+``chat_template_kwargs`` …); ``tokenizer_family`` names the tokenizer whose token ids the
+harness passes (factories that do not need it may omit the keyword). The session has
+
+    session.feed(text: str, token_ids: list[int] | None = None) -> list[dict]
+    session.finish() -> list[dict]
+    session.parse(text: str) -> dict          # optional: the non-streaming result
+
+and returns OpenAI chat-completion-chunk deltas as plain dicts (``content``,
+``reasoning_content``, ``tool_calls: [{index, id, type, function: {name, arguments}}]``).
+A factory whose ``output_mode`` attribute is ``"snapshots"`` returns instead, from ``feed``
+and ``finish``, the whole message parsed so far (llama.cpp style); the harness diffs
+consecutive snapshots. Optional factory attributes: ``implementation`` (name, version,
+language, homepage) and ``dialects`` (the dialect names it supports, mapped to its own).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..events import Event, Snapshot, events_from_deltas, events_from_snapshots
+
+
+class Session(Protocol):
+    def feed(self, text: str, token_ids: list[int] | None = None) -> Any: ...
+
+    def finish(self) -> Any: ...
+
+
+class AdapterError(Exception):
+    """The adapter could not be loaded or does not support what was asked (a usage error)."""
+
+
+@dataclass
+class Adapter:
+    """A loaded adapter: its factory, what it says about itself, and how it reports."""
+
+    spec: str
+    factory: Callable[..., Session]
+    implementation: dict[str, Any] = field(default_factory=dict)
+    dialects: dict[str, str] | None = None
+    output_mode: str = "deltas"
+
+    @classmethod
+    def from_factory(cls, spec: str, factory: Callable[..., Session]) -> Adapter:
+        dialects = getattr(factory, "dialects", None)
+        if dialects is not None and not isinstance(dialects, Mapping):
+            dialects = {name: name for name in dialects}
+        implementation = dict(getattr(factory, "implementation", None) or {})
+        implementation.setdefault("name", spec)
+        return cls(
+            spec=spec,
+            factory=factory,
+            implementation=implementation,
+            dialects=dict(dialects) if dialects is not None else None,
+            output_mode=getattr(factory, "output_mode", "deltas"),
+        )
+
+    def supports(self, dialect: str) -> bool:
+        return self.dialects is None or dialect in self.dialects
+
+    def open(
+        self, dialect: str, request: Mapping[str, Any], tokenizer_family: str | None = None
+    ) -> StreamingSession:
+        """A fresh session for one response, normalizing its output to events."""
+        kwargs = {}
+        if tokenizer_family is not None and _accepts_keyword(self.factory, "tokenizer_family"):
+            kwargs["tokenizer_family"] = tokenizer_family
+        session = self.factory(dialect, dict(request), **kwargs)
+        return StreamingSession(session, snapshots=self.output_mode == "snapshots")
+
+    def close(self) -> None:
+        """Release what the adapter holds (a subprocess); in-process factories hold nothing."""
+        close = getattr(self.factory, "close", None)
+        if callable(close):
+            close()
+
+
+def _accepts_keyword(function: Callable[..., Any], name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+class StreamingSession:
+    """Wraps a session and returns normalized events per chunk."""
+
+    def __init__(self, session: Session, *, snapshots: bool) -> None:
+        self._session = session
+        self._snapshots = snapshots
+        self._previous = Snapshot()
+
+    def feed(self, text: str, token_ids: Sequence[int] | None = None) -> list[Event]:
+        ids = list(token_ids) if token_ids is not None else None
+        return self._events(self._session.feed(text, ids))
+
+    def finish(self) -> list[Event]:
+        return self._events(self._session.finish())
+
+    def parse(self, text: str) -> dict[str, Any] | None:
+        """The session's non-streaming result, if it offers one."""
+        parse = getattr(self._session, "parse", None)
+        return parse(text) if callable(parse) else None
+
+    def _events(self, output: Any) -> list[Event]:
+        if self._snapshots:
+            current = Snapshot.from_json(output or {})
+            events = events_from_snapshots(self._previous, current)
+            self._previous = current
+            return events
+        return events_from_deltas(output or ())

@@ -1,0 +1,55 @@
+"""The built-in ``reference`` adapter: the oracle parser behind the adapter contract.
+
+Certifying the reference through the same contract as any other parser proves the harness
+path end to end, and gives every report a row to compare against.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import __version__
+from ...reference import Request, dialect_names, get_dialect
+from ...reference.types import ParsedResponse
+
+
+class ReferenceSession:
+    """One response parsed by the reference parser."""
+
+    def __init__(self, dialect: str, request: dict[str, Any]) -> None:
+        self._dialect = get_dialect(dialect)
+        self._request = Request.from_openai(request)
+        self._parser = self._dialect.new_parser(self._request)
+
+    def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        pairs = self._parser.stream_chunk(text, token_ids or ())
+        return [message.to_openai() for message, _ in pairs]
+
+    def finish(self) -> list[dict[str, Any]]:
+        return [message.to_openai() for message, _ in self._parser.stream_chunk("", final=True)]
+
+    def parse(self, text: str) -> dict[str, Any]:
+        result: ParsedResponse = self._dialect.new_parser(self._request).parse_complete(text)
+        return {
+            "content": result.content,
+            "reasoning_content": result.reasoning_content,
+            "tool_calls": [call.to_openai() for call in result.tool_calls],
+        }
+
+
+def reference_factory(
+    dialect: str, request: dict[str, Any], *, tokenizer_family: str | None = None
+) -> ReferenceSession:
+    """Factory of the built-in reference adapter (token ids are accepted and not needed)."""
+    if dialect not in dialect_names():
+        raise LookupError(f"the reference parser has no dialect {dialect!r}")
+    return ReferenceSession(dialect, request)
+
+
+reference_factory.implementation = {  # type: ignore[attr-defined]
+    "name": "toolconform-reference",
+    "version": __version__,
+    "language": "python",
+    "homepage": "https://github.com/toolconform/toolconform",
+}
+reference_factory.dialects = {name: name for name in dialect_names()}  # type: ignore[attr-defined]

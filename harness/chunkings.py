@@ -1,0 +1,175 @@
+"""Which chunkings a case is run under, in which tier, and how many per mode.
+
+The contract (DESIGN "invariants") holds for every token-aligned chunking: the whole
+response, one token per chunk, every two-way split at a token boundary, random multi-token
+groupings (speculative decoding), and a Hypothesis search over boundary subsets. Token
+boundaries come from a *boundary source*: a real tokenizer family of the dialect, or — where
+none is faithful — the tag-aligned model of ``toolconform.strategies.chunking``. Arbitrary
+character splits form a separate robustness tier: seed 000 lets parsers assume that
+protocol tags arrive at token boundaries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from ..reference import get_dialect
+from ..strategies.chunking import tag_aligned_boundaries
+
+TOKEN_TIER = "token"
+ROBUSTNESS_TIER = "robustness"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One token's worth of decoded text and its ids (none for the tag-aligned model)."""
+
+    text: str
+    token_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chunking:
+    """How one run feeds the output: the chunks, their token ids, and where they came from."""
+
+    family: str
+    chunks: tuple[str, ...]
+    token_ids: tuple[tuple[int, ...], ...] | None = None
+    tier: str = TOKEN_TIER
+    tokenizer: str | None = None
+
+    @property
+    def cuts(self) -> int:
+        return len(self.chunks) - 1
+
+    def to_json(self) -> dict:
+        return {
+            "family": self.family,
+            "tier": self.tier,
+            "tokenizer": self.tokenizer,
+            "chunks": list(self.chunks),
+        }
+
+
+@dataclass(frozen=True)
+class BoundarySource:
+    """Splits an output into pieces at its token boundaries."""
+
+    name: str
+    split: Callable[[str], list[Piece]]
+    #: The tokenizer family whose ids the pieces carry (None: text only).
+    tokenizer: str | None = None
+
+
+def tag_aligned_source(dialect: str) -> BoundarySource:
+    """Boundaries everywhere except inside protocol tags (only after declared prefixes)."""
+    tags = get_dialect(dialect).protocol_tags()
+
+    def split(text: str) -> list[Piece]:
+        boundaries = tag_aligned_boundaries(text, tags)
+        edges = [0, *boundaries, len(text)]
+        return [Piece(text[a:b]) for a, b in pairwise(edges) if b > a]
+
+    return BoundarySource("tag-aligned", split)
+
+
+#: Boundary sources from real tokenizers, registered by the tokenizer module when present.
+_TOKENIZER_SOURCES: list[Callable[[str], list[BoundarySource]]] = []
+
+
+def register_tokenizer_sources(provider: Callable[[str], list[BoundarySource]]) -> None:
+    """Let the tokenizer module offer the faithful token-boundary sources of a dialect."""
+    _TOKENIZER_SOURCES.append(provider)
+
+
+def boundary_sources(dialect: str) -> list[BoundarySource]:
+    """The faithful tokenizers of the dialect, or the tag-aligned model when it has none."""
+    sources = [source for provider in _TOKENIZER_SOURCES for source in provider(dialect)]
+    return sources or [tag_aligned_source(dialect)]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How many chunkings of each family a mode runs per case and boundary source."""
+
+    two_way: int | None  # None: every two-way split
+    random_groupings: int
+    search_examples: int
+    char_splits: int | None  # None: every two-way character split
+
+    @classmethod
+    def for_mode(cls, mode: str) -> Budget:
+        if mode == "full":
+            return cls(two_way=None, random_groupings=32, search_examples=100, char_splits=None)
+        return cls(two_way=24, random_groupings=4, search_examples=12, char_splits=12)
+
+
+def merge(
+    pieces: Sequence[Piece], family: str, groups: Sequence[int], source: BoundarySource
+) -> Chunking:
+    """Chunks made of consecutive pieces, ``groups`` giving how many pieces each holds."""
+    chunks: list[str] = []
+    ids: list[tuple[int, ...]] = []
+    position = 0
+    for size in groups:
+        group = pieces[position : position + size]
+        chunks.append("".join(piece.text for piece in group))
+        ids.append(tuple(i for piece in group for i in piece.token_ids))
+        position += size
+    return Chunking(
+        family,
+        tuple(chunks),
+        tuple(ids) if source.tokenizer else None,
+        TOKEN_TIER,
+        source.tokenizer,
+    )
+
+
+def from_cut_positions(
+    pieces: Sequence[Piece], cuts: Sequence[int], family: str, source: BoundarySource
+) -> Chunking:
+    """Chunks cut after the given piece positions (1 … len(pieces)-1), in order."""
+    edges = [0, *sorted(set(cuts)), len(pieces)]
+    return merge(pieces, family, [b - a for a, b in pairwise(edges)], source)
+
+
+def token_chunkings(
+    text: str, source: BoundarySource, budget: Budget, seed: int
+) -> Iterator[Chunking]:
+    """Whole, every piece, two-way splits and random groupings of one boundary source.
+
+    Ordered from the fewest cuts to the most, so that the first failure met is already
+    close to minimal.
+    """
+    pieces = source.split(text) or [Piece("")]
+    label = source.name
+    yield merge(pieces, "whole", [len(pieces)], source)
+    positions = list(range(1, len(pieces)))
+    if budget.two_way is not None and len(positions) > budget.two_way:
+        step = len(positions) / budget.two_way
+        positions = sorted({positions[int(k * step)] for k in range(budget.two_way)})
+    for cut in positions:
+        yield from_cut_positions(pieces, [cut], f"two-way:{label}", source)
+    yield merge(pieces, f"pieces:{label}", [1] * len(pieces), source)
+    rng = random.Random(seed)
+    for _ in range(budget.random_groupings):
+        groups = []
+        remaining = len(pieces)
+        while remaining:
+            size = min(remaining, rng.randint(1, 4))
+            groups.append(size)
+            remaining -= size
+        yield merge(pieces, f"groups:{label}", groups, source)
+
+
+def char_chunkings(text: str, budget: Budget) -> Iterator[Chunking]:
+    """The robustness tier: two-way splits at arbitrary characters, tags included."""
+    positions = list(range(1, len(text)))
+    if budget.char_splits is not None and len(positions) > budget.char_splits:
+        step = len(positions) / budget.char_splits
+        positions = sorted({positions[int(k * step)] for k in range(budget.char_splits)})
+    for cut in positions:
+        yield Chunking("two-way:chars", (text[:cut], text[cut:]), None, ROBUSTNESS_TIER)

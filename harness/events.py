@@ -1,0 +1,230 @@
+"""The normalized event model: every parser's output in one language.
+
+Adapters return what an engine streams (OpenAI chat-completion-chunk deltas as plain dicts,
+or whole-message snapshots for parsers that re-parse the prefix); this module reduces both to
+events, so that any two parsers can be compared and checked with one set of rules:
+
+- ``content(text)``, ``reasoning(text)``;
+- ``call_begin(index, id, name)``, ``call_args(index, fragment)``, ``call_end(index)``;
+- ``rewrite(field)`` when a snapshot takes back text it had already shown (never valid).
+
+Nothing is repaired here: a parser that sends a name twice produces two ``call_begin``
+events, and the checks say so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+CONTENT = "content"
+REASONING = "reasoning"
+CALL_BEGIN = "call_begin"
+CALL_ARGS = "call_args"
+CALL_END = "call_end"
+REWRITE = "rewrite"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One normalized event; which fields are set depends on ``kind``."""
+
+    kind: str
+    text: str = ""
+    index: int | None = None
+    id: str | None = None
+    name: str | None = None
+    type: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for key in ("text", "index", "id", "name", "type"):
+            value = getattr(self, key)
+            if value not in (None, ""):
+                out[key] = value
+        return out
+
+
+class AdapterOutputError(ValueError):
+    """The adapter returned something that is not a delta in the expected shape."""
+
+
+def events_from_deltas(deltas: Iterable[Mapping[str, Any]]) -> list[Event]:
+    """Events of a list of OpenAI delta dicts, in order.
+
+    ``reasoning`` is accepted as a synonym of ``reasoning_content`` (newer vLLM); a tool-call
+    fragment that carries a name opens a call, one that carries arguments extends it.
+    """
+    events: list[Event] = []
+    for delta in deltas:
+        if not isinstance(delta, Mapping):
+            raise AdapterOutputError(f"a delta must be a JSON object, got {delta!r}")
+        reasoning = delta.get("reasoning_content", delta.get("reasoning"))
+        if reasoning:
+            events.append(Event(REASONING, _string(reasoning, "reasoning_content")))
+        content = delta.get("content")
+        if content:
+            events.append(Event(CONTENT, _string(content, "content")))
+        for call in delta.get("tool_calls") or ():
+            events.extend(_call_events(call))
+    return events
+
+
+def _string(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise AdapterOutputError(f"{what} must be a string, got {value!r}")
+    return value
+
+
+def _call_events(call: Any) -> list[Event]:
+    if not isinstance(call, Mapping) or not isinstance(call.get("index"), int):
+        raise AdapterOutputError(f"a tool_calls entry needs an integer index, got {call!r}")
+    index = call["index"]
+    function = call.get("function") or {}
+    events: list[Event] = []
+    name = function.get("name")
+    if name is not None or call.get("id") is not None:
+        events.append(
+            Event(CALL_BEGIN, index=index, id=call.get("id"), name=name, type=call.get("type"))
+        )
+    arguments = function.get("arguments")
+    if arguments:
+        events.append(Event(CALL_ARGS, _string(arguments, "function.arguments"), index=index))
+    return events
+
+
+@dataclass
+class Snapshot:
+    """A whole message as a snapshot-style parser reports it after each prefix."""
+
+    content: str = ""
+    reasoning: str = ""
+    calls: list[tuple[str | None, str | None, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, message: Mapping[str, Any]) -> Snapshot:
+        calls = []
+        for call in message.get("tool_calls") or ():
+            function = call.get("function") or {}
+            calls.append((call.get("id"), function.get("name"), function.get("arguments") or ""))
+        return cls(
+            message.get("content") or "",
+            message.get("reasoning_content") or message.get("reasoning") or "",
+            calls,
+        )
+
+
+def events_from_snapshots(previous: Snapshot, current: Snapshot) -> list[Event]:
+    """The events that turn ``previous`` into ``current`` (llama.cpp-style parsers).
+
+    Text may only grow; a snapshot that changes text already shown yields a ``rewrite``
+    event naming the field, which the append-only check reports.
+    """
+    events: list[Event] = []
+    for kind, before, after in (
+        (REASONING, previous.reasoning, current.reasoning),
+        (CONTENT, previous.content, current.content),
+    ):
+        if not after.startswith(before):
+            events.append(Event(REWRITE, kind))
+        elif len(after) > len(before):
+            events.append(Event(kind, after[len(before) :]))
+    for index, (call_id, name, arguments) in enumerate(current.calls):
+        if index < len(previous.calls):
+            _, old_name, old_arguments = previous.calls[index]
+            if (old_name or "") != (name or "") and old_name:
+                events.append(Event(REWRITE, f"tool_calls[{index}].name", index=index))
+            elif name and not old_name:
+                events.append(Event(CALL_BEGIN, index=index, id=call_id, name=name))
+            if not arguments.startswith(old_arguments):
+                events.append(Event(REWRITE, f"tool_calls[{index}].arguments", index=index))
+            elif len(arguments) > len(old_arguments):
+                events.append(Event(CALL_ARGS, arguments[len(old_arguments) :], index=index))
+        else:
+            if name:
+                events.append(Event(CALL_BEGIN, index=index, id=call_id, name=name))
+            if arguments:
+                events.append(Event(CALL_ARGS, arguments, index=index))
+    for index in range(len(current.calls), len(previous.calls)):
+        events.append(Event(REWRITE, f"tool_calls[{index}]", index=index))
+    return events
+
+
+@dataclass
+class FinalResult:
+    """The coalesced result of a stream: what a non-streaming client would receive."""
+
+    content: str = ""
+    reasoning: str | None = None
+    calls: list[Call] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "reasoning": self.reasoning,
+            "tool_calls": [call.to_json() for call in self.calls],
+        }
+
+
+@dataclass
+class Call:
+    """One coalesced tool call."""
+
+    index: int
+    name: str | None
+    arguments: str
+    id: str | None = None
+
+    def arguments_value(self) -> Any:
+        """The arguments as a JSON value, or the raw text when it is not JSON."""
+        try:
+            return json.loads(self.arguments)
+        except (ValueError, TypeError):
+            return _NotJson(self.arguments)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "id": self.id, "name": self.name, "arguments": self.arguments}
+
+
+@dataclass(frozen=True)
+class _NotJson:
+    """Raw arguments that do not parse: equal only to the same raw text."""
+
+    raw: str
+
+
+def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:
+    """Join the events of all chunks into the final result (first name and id of an index win)."""
+    content: list[str] = []
+    reasoning: list[str] = []
+    saw_reasoning = False
+    calls: dict[int, Call] = {}
+    arguments: dict[int, list[str]] = {}
+    for events in chunks:
+        for event in events:
+            if event.kind == CONTENT:
+                content.append(event.text)
+            elif event.kind == REASONING:
+                saw_reasoning = True
+                reasoning.append(event.text)
+            elif event.kind in (CALL_BEGIN, CALL_ARGS):
+                index = event.index
+                assert index is not None
+                call = calls.get(index)
+                if call is None:
+                    call = calls[index] = Call(index, None, "")
+                    arguments[index] = []
+                if event.kind == CALL_BEGIN:
+                    call.name = call.name or event.name
+                    call.id = call.id or event.id
+                else:
+                    arguments[index].append(event.text)
+    for index, call in calls.items():
+        call.arguments = "".join(arguments[index])
+    return FinalResult(
+        "".join(content),
+        "".join(reasoning) if saw_reasoning else None,
+        [calls[index] for index in sorted(calls)],
+    )

@@ -1,0 +1,413 @@
+"""Running one case: every chunking, every check, a search, and minimal reproducers.
+
+For each boundary source of the dialect the case is fed under the deterministic chunkings
+(whole, two-way splits, one piece per chunk, random groupings), then a Hypothesis search over
+subsets of boundaries looks for a failing chunking and shrinks it. Each failure is kept with
+the chunking of fewest chunks that shows it, shrunk further by removing cuts while the same
+check still fails — so a report always shows a minimal reproducer. Arbitrary character
+splits run last, in the robustness tier.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from ..reference import get_dialect
+from .adapters import Adapter
+from .adapters.reference import reference_factory
+from .cases import Case, Expectation
+from .checks import (
+    BY_ID,
+    CRASH,
+    ERROR,
+    MUST,
+    OK,
+    TIMEOUT,
+    CaseContext,
+    Run,
+    effective_level,
+    verdicts,
+)
+from .chunkings import (
+    TOKEN_TIER,
+    BoundarySource,
+    Budget,
+    Chunking,
+    Piece,
+    boundary_sources,
+    char_chunkings,
+    from_cut_positions,
+    token_chunkings,
+)
+from .events import FinalResult, Snapshot, coalesce, events_from_snapshots
+
+#: Runs spent at most on shrinking one failure.
+_SHRINK_BUDGET = 150
+
+
+class FeedTimeout(Exception):
+    """One feed (or finish) took longer than the per-feed limit."""
+
+
+class AdapterCrash(Exception):
+    """The parser's process died or broke the protocol (raised by subprocess adapters)."""
+
+
+@dataclass
+class Failure:
+    """One check failed on one case: the minimal chunking that shows it, and why."""
+
+    case: str
+    dialect: str
+    check: str
+    level: str
+    status: str  # fail | error | timeout | crash
+    message: str
+    chunking: Chunking
+    expected: Any = None
+    actual: Any = None
+    expected_failure: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case": self.case,
+            "dialect": self.dialect,
+            "check": self.check,
+            "level": self.level,
+            "status": self.status,
+            "message": self.message,
+            "chunking": self.chunking.to_json(),
+            "expected": self.expected,
+            "actual": self.actual,
+            "expected_failure": self.expected_failure,
+        }
+
+
+@dataclass
+class CaseResult:
+    """All that one case produced: per check pass / fail, the failures, the effort."""
+
+    case: str
+    dialect: str
+    kind: str
+    level: str
+    checks: dict[str, str] = field(default_factory=dict)  # check id → pass | fail
+    failures: list[Failure] = field(default_factory=list)
+    skipped: str | None = None
+    runs: int = 0
+    seconds: float = 0.0
+
+
+@contextmanager
+def feed_limit(seconds: float | None) -> Iterator[None]:
+    """Raise ``FeedTimeout`` in this (main) thread if the block runs longer than ``seconds``."""
+    if not seconds or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise FeedTimeout(f"a feed took longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def feed_chunking(
+    adapter: Adapter, case: Case, chunking: Chunking, *, feed_timeout: float | None = None
+) -> Run:
+    """Feed one chunking to a fresh session; record the events and how it ended."""
+    events: list[list[Any]] = []
+    run = Run(chunking, events)
+    start = time.perf_counter()
+    try:
+        with feed_limit(feed_timeout):
+            session = adapter.open(case.dialect, case.request, chunking.tokenizer)
+        for position, chunk in enumerate(chunking.chunks):
+            ids = chunking.token_ids[position] if chunking.token_ids is not None else None
+            with feed_limit(feed_timeout):
+                events.append(session.feed(chunk, ids))
+        with feed_limit(feed_timeout):
+            events.append(session.finish())
+    except FeedTimeout as error:
+        run.outcome, run.error = TIMEOUT, f"{error} (chunk {len(events)})"
+    except AdapterCrash as error:
+        run.outcome, run.error = CRASH, str(error)
+    except MemoryError:
+        run.outcome, run.error = ERROR, f"MemoryError at chunk {len(events)}"
+    except Exception as error:  # the parser under test raised: that is its result
+        run.outcome, run.error = ERROR, _describe(error, len(events))
+    run.seconds = time.perf_counter() - start
+    if run.outcome == OK:
+        run.result = coalesce(events)
+    return run
+
+
+def _describe(error: BaseException, chunk: int) -> str:
+    where = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
+    location = f" at {where[0].filename}:{where[0].lineno}" if where else ""
+    return f"{type(error).__name__}: {error} (chunk {chunk}{location})"
+
+
+def complete_result(adapter: Adapter, case: Case, text: str) -> FinalResult | None:
+    """The adapter's own non-streaming result, when it has one (errors count as none)."""
+    try:
+        session = adapter.open(case.dialect, case.request)
+        message = session.parse(text)
+    except Exception:
+        return None
+    if message is None:
+        return None
+    return coalesce([events_from_snapshots(Snapshot(), Snapshot.from_json(message))])
+
+
+class CaseExecutor:
+    """Runs cases against one adapter (inside a worker process, or in-process for pytest)."""
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        mode: str = "quick",
+        feed_timeout: float | None = 10.0,
+        robustness: bool = True,
+    ) -> None:
+        self.adapter = adapter
+        self.mode = mode
+        self.budget = Budget.for_mode(mode)
+        self.feed_timeout = feed_timeout
+        self.robustness = robustness
+        self._oracle = Adapter.from_factory("reference", reference_factory)
+
+    def run(self, case: Case) -> CaseResult:
+        start = time.perf_counter()
+        result = CaseResult(case.id, case.dialect, case.kind, case.level)
+        if not self.adapter.supports(case.dialect):
+            result.skipped = f"the adapter does not support dialect {case.dialect!r}"
+            return result
+        if case.scaling is not None:
+            self._run_pathological(case, result)
+        else:
+            self._run_case(case, case.output, case.expectations, result)
+        result.seconds = time.perf_counter() - start
+        return result
+
+    # ----------------------------------------------------------------- ordinary cases
+
+    def _run_case(
+        self, case: Case, text: str, expectations: tuple[Expectation, ...], result: CaseResult
+    ) -> None:
+        dialect = get_dialect(case.dialect)
+        context = CaseContext.build(case, dialect, expectations)
+        context.oracle = lambda chunking: feed_chunking(self._oracle, case, chunking)
+        complete = complete_result(self.adapter, case, text)
+        found: dict[str, tuple[Run, str]] = {}
+
+        def evaluate(run: Run) -> dict[str, str | None]:
+            run.complete = complete
+            result.runs += 1
+            return verdicts(run, context)
+
+        def record(run: Run) -> None:
+            for check, message in evaluate(run).items():
+                if message is None:
+                    result.checks.setdefault(check, "pass")
+                    continue
+                result.checks[check] = "fail"
+                known = found.get(check)
+                if known is None or run.chunking.cuts < known[0].chunking.cuts:
+                    found[check] = (run, message)
+
+        for source in boundary_sources(case.dialect):
+            pieces = source.split(text) or [Piece("")]
+            for chunking in token_chunkings(text, source, self.budget, seed=hash(case.id) & 0xFFFF):
+                run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
+                if chunking.family == "whole":
+                    context.whole = run
+                record(run)
+            if not any(BY_ID[c].level == MUST for c in found):
+                searched = self._search(case, pieces, source, evaluate)
+                if searched is not None:
+                    record(searched)
+        if self.robustness:
+            for chunking in char_chunkings(text, self.budget):
+                record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
+
+        for check, (run, message) in found.items():
+            if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1:
+                run, message = self._shrink(case, run, check, evaluate)
+            result.failures.append(self._failure(case, check, run, message, expectations))
+
+    def _search(
+        self,
+        case: Case,
+        pieces: list[Piece],
+        source: BoundarySource,
+        evaluate: Callable[[Run], dict[str, str | None]],
+    ) -> Run | None:
+        """Hypothesis search over subsets of boundaries; the failure it returns is shrunk."""
+        if len(pieces) < 3 or not self.budget.search_examples:
+            return None
+        strategy = st.lists(st.integers(1, len(pieces) - 1), unique=True).map(sorted)
+
+        def fails(cuts: list[int]) -> bool:
+            chunking = from_cut_positions(pieces, cuts, f"search:{source.name}", source)
+            run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
+            return any(message for message in evaluate(run).values())
+
+        try:
+            cuts = find(
+                strategy,
+                fails,
+                settings=settings(
+                    max_examples=self.budget.search_examples,
+                    derandomize=True,
+                    database=None,
+                    deadline=None,
+                    suppress_health_check=list(HealthCheck),
+                ),
+            )
+        except NoSuchExample:
+            return None
+        chunking = from_cut_positions(pieces, cuts, f"search:{source.name}", source)
+        return feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
+
+    def _shrink(
+        self,
+        case: Case,
+        run: Run,
+        check: str,
+        evaluate: Callable[[Run], dict[str, str | None]],
+    ) -> tuple[Run, str]:
+        """Remove cuts one at a time while ``check`` still fails: a minimal chunking."""
+        chunking = run.chunking
+        message = evaluate(run).get(check) or ""
+        pieces, source = _chunks_as_pieces(chunking)
+        cuts = list(range(1, len(pieces)))
+        budget = _SHRINK_BUDGET
+        position = len(cuts) - 1
+        while position >= 0 and budget > 0 and len(cuts) > 1:
+            trial_cuts = cuts[:position] + cuts[position + 1 :]
+            trial = from_cut_positions(pieces, trial_cuts, chunking.family, source)
+            trial_run = feed_chunking(self.adapter, case, trial, feed_timeout=self.feed_timeout)
+            budget -= 1
+            trial_message = evaluate(trial_run).get(check)
+            if trial_message:
+                cuts, run, message = trial_cuts, trial_run, trial_message
+            position -= 1
+        return run, message
+
+    def _failure(
+        self,
+        case: Case,
+        check: str,
+        run: Run,
+        message: str,
+        expectations: tuple[Expectation, ...],
+    ) -> Failure:
+        status = {ERROR: "error", TIMEOUT: "timeout", CRASH: "crash"}.get(run.outcome, "fail")
+        expected = (
+            expectations[0].to_json()
+            if len(expectations) == 1
+            else [e.to_json() for e in expectations]
+        )
+        return Failure(
+            case=case.id,
+            dialect=case.dialect,
+            check=check,
+            level=effective_level(BY_ID[check], case),
+            status=status,
+            message=message,
+            chunking=run.chunking,
+            expected=expected,
+            actual=run.result.to_json() if run.result is not None else None,
+        )
+
+    # ----------------------------------------------------------------- pathological cases
+
+    def _run_pathological(self, case: Case, result: CaseResult) -> None:
+        """Correctness at both sizes, then the time ratio of the larger to the smaller."""
+        assert case.scaling is not None
+        small, large = case.scaling.sizes
+        timings = []
+        for size in (small, large):
+            text, expectations = case.sized(size)
+            self._run_case_at_size(case, text, expectations, result)
+            timings.append(self._time_stream(case, text))
+        ratio = timings[1] / max(timings[0], 1e-9)
+        allowed = case.scaling.max_ratio
+        if ratio <= allowed:
+            result.checks.setdefault("perf.linear", "pass")
+            return
+        result.checks["perf.linear"] = "fail"
+        text, _ = case.sized(large)
+        result.failures.append(
+            Failure(
+                case=case.id,
+                dialect=case.dialect,
+                check="perf.linear",
+                level=effective_level(BY_ID["perf.linear"], case),
+                status="fail",
+                message=(
+                    f"time({large})/time({small}) = {ratio:.1f}, allowed {allowed:g} "
+                    f"(sizes ×{large / small:g})"
+                ),
+                chunking=Chunking("timing", (f"<{len(text)} characters in ~4-character chunks>",)),
+                expected={"max_ratio": allowed},
+                actual={"ratio": round(ratio, 2), "seconds": [round(t, 6) for t in timings]},
+            )
+        )
+
+    def _run_case_at_size(
+        self, case: Case, text: str, expectations: tuple[Expectation, ...], result: CaseResult
+    ) -> None:
+        saved = (self.budget, self.robustness)
+        # Large inputs: the correctness checks run on a small set of chunkings only.
+        self.budget = Budget(two_way=4, random_groupings=1, search_examples=0, char_splits=0)
+        self.robustness = False
+        try:
+            self._run_case(case, text, expectations, result)
+        finally:
+            self.budget, self.robustness = saved
+
+    def _time_stream(self, case: Case, text: str) -> float:
+        """Best of three: the text in about four-character token-aligned chunks."""
+        source = boundary_sources(case.dialect)[0]
+        pieces = source.split(text)
+        cuts = []
+        size = 0
+        for index, piece in enumerate(pieces[:-1], start=1):
+            size += len(piece.text)
+            if size >= 4:
+                cuts.append(index)
+                size = 0
+        chunking = from_cut_positions(pieces, cuts, "timing", source)
+        best = float("inf")
+        for _ in range(3):
+            run = feed_chunking(self.adapter, case, chunking)
+            best = min(best, run.seconds)
+        return best
+
+
+def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
+    """The chunks of a chunking as pieces: shrinking merges neighbours, never re-cuts them."""
+    ids = chunking.token_ids or tuple(() for _ in chunking.chunks)
+    pieces = [
+        Piece(chunk, tuple(chunk_ids))
+        for chunk, chunk_ids in zip(chunking.chunks, ids, strict=True)
+    ]
+    return pieces, BoundarySource(chunking.family, lambda text: pieces, chunking.tokenizer)

@@ -1,0 +1,241 @@
+"""Rendering a certification report for people: Markdown, self-contained HTML, a badge.
+
+Everything here reads the report's JSON form only, so a report written by an older run (or
+by another tool that follows the schema) renders the same way.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+LEVEL_ORDER = {"must": 0, "should": 1, "may": 2}
+MAX_FAILURES_SHOWN = 200
+
+
+def pass_rate(report: dict[str, Any], level: str = "must") -> float | None:
+    """Share of (case, check) verdicts at ``level`` that pass or fail as expected."""
+    levels = {check["id"]: check["level"] for check in report["checks"]}
+    good = total = 0
+    for check, dialects in report["matrix"].items():
+        if levels.get(check) != level:
+            continue
+        for cell in dialects.values():
+            good += cell["pass"] + cell["xfail"]
+            total += cell["pass"] + cell["xfail"] + cell["fail"]
+    return good / total if total else None
+
+
+def badge_svg(report: dict[str, Any]) -> str:
+    """A shields-style badge: 'toolconform | must 100%' in green, or the rate in red."""
+    rate = pass_rate(report)
+    value = "n/a" if rate is None else f"must {rate * 100:.1f}%".replace(".0%", "%")
+    colour = "#4c1" if report["verdict"] == "pass" else "#e05d44"
+    left, right = "toolconform", value
+    lw, rw = 7 * len(left) + 10, 7 * len(right) + 10
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" '
+        f'aria-label="{left}: {right}"><rect width="{lw}" height="20" fill="#555"/>'
+        f'<rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
+        '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" '
+        f'font-size="11"><text x="{lw / 2}" y="14">{left}</text>'
+        f'<text x="{lw + rw / 2}" y="14">{html.escape(right)}</text></g></svg>\n'
+    )
+
+
+def _title(report: dict[str, Any]) -> str:
+    implementation = report["implementation"]
+    name = implementation.get("name", report["adapter"])
+    version = implementation.get("version", "")
+    return f"{name} {version}".strip()
+
+
+def _cell_text(cell: dict[str, int] | None) -> str:
+    if not cell:
+        return "·"
+    total = cell["pass"] + cell["fail"] + cell["xfail"]
+    if cell["fail"]:
+        return f"✗ {cell['fail']}/{total}"
+    if cell["xfail"]:
+        return f"~ {cell['xfail']}/{total} known"
+    return f"✓ {total}"
+
+
+def _sorted_checks(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [check for check in report["checks"] if check["id"] in report["matrix"]]
+
+
+def _failure_groups(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {"unexpected": [], "expected": [], "informative": []}
+    for failure in report["failures"]:
+        if failure["expected_failure"]:
+            groups["expected"].append(failure)
+        elif failure["level"] == "may":
+            groups["informative"].append(failure)
+        else:
+            groups["unexpected"].append(failure)
+    for failures in groups.values():
+        failures.sort(key=lambda f: (LEVEL_ORDER[f["level"]], f["check"], f["case"]))
+    return groups
+
+
+def _reproduce(report: dict[str, Any], failure: dict[str, Any]) -> str:
+    return f"toolconform certify --adapter {report['adapter']} --case {failure['case']}"
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    totals = report["totals"]
+    corpus = report["suite"]["corpus"]
+    verdict = "PASS" if report["verdict"] == "pass" else "FAIL"
+    rate = pass_rate(report)
+    lines = [
+        f"# toolconform certification: {_title(report)}",
+        "",
+        f"**Verdict: {verdict}**"
+        + (f" · must-level pass rate {rate * 100:.1f}%" if rate is not None else ""),
+        "",
+        f"- suite {report['suite']['version']}, corpus {corpus.get('cases', '?')} cases "
+        f"(`{str(corpus.get('sha256', ''))[:12]}`), mode `{report['mode']}`",
+        f"- adapter `{report['adapter']}`; {report['started_at']}, {report['seconds']} s; "
+        f"Python {report['machine']['python']} on {report['machine']['machine']}",
+        f"- {totals['cases']} cases ({totals['skipped']} skipped), {totals['runs']} runs; "
+        f"{totals['unexpected_failures']} unexpected failures, {totals['expected_failures']} "
+        f"expected, {totals['informative_failures']} informative (robustness tier), "
+        f"{totals['stale_expectations']} stale expectations",
+        "",
+        "## Checks × dialects",
+        "",
+        "Cells count cases: ✓ all pass, ✗ failing/total, ~ known failures (expectations file).",
+        "",
+    ]
+    dialects = report["dialects"]
+    lines.append("| check | level | " + " | ".join(dialects) + " |")
+    lines.append("|---|---|" + "---|" * len(dialects))
+    for check in _sorted_checks(report):
+        row = report["matrix"][check["id"]]
+        cells = " | ".join(_cell_text(row.get(d)) for d in dialects)
+        lines.append(f"| `{check['id']}` | {check['level']} | {cells} |")
+    groups = _failure_groups(report)
+    titles = {
+        "unexpected": "Unexpected failures",
+        "expected": "Known failures (from the expectations file)",
+        "informative": "Robustness tier (informative: tags cut where no tokenizer cuts them)",
+    }
+    for key, failures in groups.items():
+        if not failures:
+            continue
+        lines += ["", f"## {titles[key]} ({len(failures)})", ""]
+        for failure in failures[:MAX_FAILURES_SHOWN]:
+            chunking = failure["chunking"]
+            lines += [
+                f"### `{failure['check']}` ({failure['level']}) — `{failure['case']}`",
+                "",
+                f"{failure['status']}: {failure['message']}",
+                "",
+                f"Minimal chunking ({chunking['family']}, {len(chunking['chunks'])} chunks):",
+                "",
+                "```json",
+                json.dumps(chunking["chunks"], ensure_ascii=False),
+                "```",
+            ]
+            if failure.get("expected") is not None or failure.get("actual") is not None:
+                lines += [
+                    "",
+                    "Expected / actual:",
+                    "",
+                    "```json",
+                    json.dumps(failure.get("expected"), ensure_ascii=False),
+                    json.dumps(failure.get("actual"), ensure_ascii=False),
+                    "```",
+                ]
+            lines += ["", f"Reproduce: `{_reproduce(report, failure)}`", ""]
+        if len(failures) > MAX_FAILURES_SHOWN:
+            lines.append(f"… and {len(failures) - MAX_FAILURES_SHOWN} more in report.json.")
+    if report["stale_expectations"]:
+        lines += ["", "## Stale expectations (listed as failing, but passed: remove them)", ""]
+        for entry in report["stale_expectations"]:
+            lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
+    return "\n".join(lines) + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2rem;max-width:80rem;color:#222}
+table{border-collapse:collapse;font-size:.9rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
+th{background:#f4f4f4}td.ok{background:#e6f4e6}td.bad{background:#fbe3e1}td.known{background:#fff4d6}
+code,pre{font-family:ui-monospace,monospace}pre{background:#f7f7f7;padding:.5rem;overflow:auto;
+white-space:pre-wrap;word-break:break-all}details{margin:.4rem 0;border-left:3px solid #e05d44;
+padding-left:.6rem}details.known{border-color:#e0b144}details.info{border-color:#999}
+.verdict-pass{color:#2a7a2a}.verdict-fail{color:#c0392b}
+"""
+
+
+def render_html(report: dict[str, Any]) -> str:
+    esc = html.escape
+    totals = report["totals"]
+    verdict = report["verdict"]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>toolconform: {esc(_title(report))}</title><style>{_CSS}</style></head><body>",
+        f"<h1>toolconform certification: {esc(_title(report))}</h1>",
+        badge_svg(report),
+        f"<p class='verdict-{verdict}'><strong>Verdict: {verdict.upper()}</strong></p>",
+        f"<p>suite {esc(report['suite']['version'])}, corpus "
+        f"{report['suite']['corpus'].get('cases', '?')} cases, "
+        f"mode <code>{esc(report['mode'])}</code>, "
+        f"adapter <code>{esc(report['adapter'])}</code>, {esc(report['started_at'])}, "
+        f"{report['seconds']} s. {totals['cases']} cases ({totals['skipped']} skipped), "
+        f"{totals['runs']} runs; {totals['unexpected_failures']} unexpected failures, "
+        f"{totals['expected_failures']} expected, "
+        f"{totals['informative_failures']} informative.</p>",
+        "<h2>Checks × dialects</h2><table><tr><th>check</th><th>level</th>",
+    ]
+    dialects = report["dialects"]
+    parts += [f"<th>{esc(d)}</th>" for d in dialects]
+    parts.append("</tr>")
+    for check in _sorted_checks(report):
+        row = report["matrix"][check["id"]]
+        parts.append(
+            f"<tr><td title='{esc(check['description'])}'><code>{esc(check['id'])}</code></td>"
+            f"<td>{check['level']}</td>"
+        )
+        for dialect in dialects:
+            cell = row.get(dialect)
+            css = "" if not cell else "bad" if cell["fail"] else "known" if cell["xfail"] else "ok"
+            parts.append(f"<td class='{css}'>{esc(_cell_text(cell))}</td>")
+        parts.append("</tr>")
+    parts.append("</table>")
+    css_of = {"unexpected": "", "expected": "known", "informative": "info"}
+    titles = {
+        "unexpected": "Unexpected failures",
+        "expected": "Known failures",
+        "informative": "Robustness tier (informative)",
+    }
+    for key, failures in _failure_groups(report).items():
+        if not failures:
+            continue
+        parts.append(f"<h2>{titles[key]} ({len(failures)})</h2>")
+        for failure in failures[:MAX_FAILURES_SHOWN]:
+            chunking = failure["chunking"]
+            chunks = esc(json.dumps(chunking["chunks"], ensure_ascii=False))
+            expected = esc(json.dumps(failure.get("expected"), ensure_ascii=False, indent=1))
+            actual = esc(json.dumps(failure.get("actual"), ensure_ascii=False, indent=1))
+            parts.append(
+                f"<details class='{css_of[key]}'><summary><code>{esc(failure['check'])}</code> "
+                f"({failure['level']}) — <code>{esc(failure['case'])}</code>: "
+                f"{esc(failure['message'][:160])}</summary>"
+                f"<p>{esc(failure['status'])}: {esc(failure['message'])}</p>"
+                f"<p>Minimal chunking ({esc(chunking['family'])}, "
+                f"{len(chunking['chunks'])} chunks):</p><pre>{chunks}</pre>"
+                f"<p>Expected:</p><pre>{expected}</pre><p>Actual:</p><pre>{actual}</pre>"
+                f"<p>Reproduce: <code>{esc(_reproduce(report, failure))}</code></p></details>"
+            )
+    if report["stale_expectations"]:
+        parts.append("<h2>Stale expectations</h2><ul>")
+        for entry in report["stale_expectations"]:
+            parts.append(
+                f"<li><code>{esc(entry['case'])}</code> / <code>{esc(entry['check'])}</code></li>"
+            )
+        parts.append("</ul>")
+    parts.append("</body></html>\n")
+    return "".join(parts)

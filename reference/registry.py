@@ -59,13 +59,20 @@ class Dialect:
 
 
 _DIALECTS: dict[str, Dialect] = {}
+_UNLISTED: set[str] = set()
 
 
-def register(dialect: Dialect) -> Dialect:
-    """Add a dialect; names are unique."""
+def register(dialect: Dialect, *, listed: bool = True) -> Dialect:
+    """Add a dialect; names are unique.
+
+    An unlisted dialect resolves by name but stays out of ``dialect_names()``: a private
+    variant a test or a user's own suite needs, which the built-in reports should not show.
+    """
     if dialect.name in _DIALECTS:
         raise ValueError(f"dialect {dialect.name!r} is already registered")
     _DIALECTS[dialect.name] = dialect
+    if not listed:
+        _UNLISTED.add(dialect.name)
     return dialect
 
 
@@ -79,11 +86,11 @@ def get_dialect(name: str) -> Dialect:
     try:
         return _DIALECTS[name]
     except KeyError:
-        known = ", ".join(sorted(_DIALECTS))
+        known = ", ".join(dialect_names())
         raise KeyError(f"unknown dialect {name!r}; known dialects: {known}") from None
 
 
 def dialect_names() -> list[str]:
-    """All registered dialect names, sorted."""
+    """All registered (listed) dialect names, sorted."""
     _load()
-    return sorted(_DIALECTS)
+    return sorted(set(_DIALECTS) - _UNLISTED)

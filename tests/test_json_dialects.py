@@ -10,6 +10,7 @@ split at an allowed boundary, and random multi-piece groupings.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 from toolconform.reference.tool_parser import ToolParser
 from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries

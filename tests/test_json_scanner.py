@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+
 from toolconform.reference import JsonValueScanner
 
 json_values = st.recursive(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 
 from .support import Expected, check, stream, tools

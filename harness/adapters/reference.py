@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import __version__
-from ...reference import Request, dialect_names, get_dialect
+from ...reference import Request, get_dialect
 from ...reference.types import ParsedResponse
 
 
@@ -41,8 +41,10 @@ def reference_factory(
     dialect: str, request: dict[str, Any], *, tokenizer_family: str | None = None
 ) -> ReferenceSession:
     """Factory of the built-in reference adapter (token ids are accepted and not needed)."""
-    if dialect not in dialect_names():
-        raise LookupError(f"the reference parser has no dialect {dialect!r}")
+    try:
+        get_dialect(dialect)
+    except KeyError as error:
+        raise LookupError(error.args[0]) from None
     return ReferenceSession(dialect, request)
 
 
@@ -52,4 +54,4 @@ reference_factory.implementation = {  # type: ignore[attr-defined]
     "language": "python",
     "homepage": "https://github.com/toolconform/toolconform",
 }
-reference_factory.dialects = {name: name for name in dialect_names()}  # type: ignore[attr-defined]
+reference_factory.dialects = None  # type: ignore[attr-defined]  # every registered dialect

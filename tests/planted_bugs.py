@@ -1,0 +1,257 @@
+"""Deliberately broken parsers, each with one planted bug, for testing the harness.
+
+Every factory follows the adapter contract (``factory(dialect, request) -> session``); each
+is the reference parser with exactly one fault, so a test can assert that the harness blames
+the right check and shows a minimal chunking.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+from toolconform.harness.adapters.reference import ReferenceSession
+from toolconform.reference import Dialect, ReasoningParser, Request, register
+from toolconform.reference.dialects.hermes import HermesToolParser
+from toolconform.reference.dialects.internlm import InternLMToolParser
+from toolconform.reference.response_parser import ResponseParser
+from toolconform.reference.tool_parser import _REJECTED
+
+
+class MultiTokenThink(ReasoningParser):
+    """``<think>`` / ``</think>`` as a tokenizer that spells them in three tokens would."""
+
+    open_prefixes = ("<think", "<")
+    close_prefixes = ("</think", "</")
+
+
+# A test-only dialect in which ``</think>`` can be cut by a token boundary.
+register(
+    Dialect(
+        name="test_multitoken_think",
+        description="hermes tools, <think> tags that span several tokens (tests only)",
+        tool_parser=HermesToolParser,
+        reasoning_parser=MultiTokenThink,
+    ),
+    listed=False,
+)
+
+
+class _Wrapped:
+    """The reference session, with a hook on what it returns."""
+
+    def __init__(self, dialect: str, request: dict[str, Any]) -> None:
+        self.inner = ReferenceSession(dialect, request)
+
+    def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        return self.transform(self.inner.feed(text, token_ids))
+
+    def finish(self) -> list[dict[str, Any]]:
+        return self.transform(self.inner.finish())
+
+    def transform(self, deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return deltas
+
+
+class _DropsTextAfterBlock(_Wrapped):
+    seen_call = False
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            if "tool_calls" in delta:
+                self.seen_call = True
+            elif "content" in delta and self.seen_call:
+                continue
+            out.append(delta)
+        return out
+
+
+def drops_text_after_block(dialect, request):
+    return _DropsTextAfterBlock(dialect, request)
+
+
+class _ParserSession:
+    """A session over a hand-built response parser (for faults inside the parser)."""
+
+    def __init__(self, parser: ResponseParser) -> None:
+        self.parser = parser
+
+    def feed(self, text, token_ids=None):
+        return [m.to_openai() for m, _ in self.parser.stream_chunk(text)]
+
+    def finish(self):
+        return [m.to_openai() for m, _ in self.parser.stream_chunk("", final=True)]
+
+
+class _ForgetsThinkPrefixes(MultiTokenThink):
+    close_prefixes = ()
+
+
+def misses_split_think(dialect, request):
+    """Does not hold back the start of a cut ``</think>``."""
+    parser = ResponseParser(
+        Request.from_openai(request),
+        tool_parser=HermesToolParser,
+        reasoning_parser=_ForgetsThinkPrefixes,
+    )
+    return _ParserSession(parser)
+
+
+class _NameInPieces(_Wrapped):
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = delta.get("tool_calls") or []
+            named = [c for c in calls if c.get("function", {}).get("name")]
+            if not named:
+                out.append(delta)
+                continue
+            for call in calls:
+                name = call.get("function", {}).get("name")
+                if name and len(name) > 1:
+                    head = {**call, "function": {"name": name[:2]}}
+                    tail = {"index": call["index"], "function": {"name": name[2:]}}
+                    out += [{"tool_calls": [head]}, {"tool_calls": [tail]}]
+                else:
+                    out.append({"tool_calls": [call]})
+        return out
+
+
+def streams_name_in_pieces(dialect, request):
+    return _NameInPieces(dialect, request)
+
+
+class _LeakyInternLM(InternLMToolParser):
+    open_prefixes = ()
+
+
+def leaks_tag_prefix(dialect, request):
+    """InternLM's two-token open tag: the first token at a chunk end leaks into content."""
+    return _ParserSession(ResponseParser(Request.from_openai(request), tool_parser=_LeakyInternLM))
+
+
+class _SparseHermes(HermesToolParser):
+    def _emit_delta(self, deltas, *, name=None, arguments=None):
+        super()._emit_delta(deltas, name=name, arguments=arguments)
+        if name is not None and self._output_index == _REJECTED:
+            self._next_index += 1  # the rejected call still uses up an index
+
+
+def sparse_indices(dialect, request):
+    """Indices count filtered calls too, so they are not dense."""
+    return _ParserSession(
+        ResponseParser(
+            Request.from_openai(request),
+            tool_parser=_SparseHermes,
+            reasoning_parser=ReasoningParser,
+        )
+    )
+
+
+class _EmptyStringArguments(_Wrapped):
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = []
+            for call in delta.get("tool_calls") or []:
+                if call.get("function", {}).get("arguments") == "{}":
+                    call = {
+                        **call,
+                        "function": {k: v for k, v in call["function"].items() if k != "arguments"},
+                    }
+                    if len(call["function"]) == 0 and "id" not in call:
+                        continue
+                calls.append(call)
+            if "tool_calls" in delta:
+                if calls:
+                    out.append({"tool_calls": calls})
+            else:
+                out.append(delta)
+        return out
+
+
+def empty_string_arguments(dialect, request):
+    """A call without arguments ends with arguments '' instead of '{}'."""
+    return _EmptyStringArguments(dialect, request)
+
+
+class _Reparses:
+    """Re-parses the whole prefix on every feed and sends only what is new: quadratic."""
+
+    def __init__(self, dialect, request):
+        self.dialect, self.request = dialect, request
+        self.chunks: list[str] = []
+        self.sent = 0
+
+    def _all(self, final: bool) -> list[dict[str, Any]]:
+        session = ReferenceSession(self.dialect, self.request)
+        deltas = []
+        for chunk in self.chunks:
+            deltas += session.feed(chunk)
+        if final:
+            deltas += session.finish()
+        return deltas
+
+    def feed(self, text, token_ids=None):
+        self.chunks.append(text)
+        deltas = self._all(False)
+        new, self.sent = deltas[self.sent :], len(deltas)
+        return new
+
+    def finish(self):
+        deltas = self._all(True)
+        return deltas[self.sent :]
+
+
+def reparses_prefix(dialect, request):
+    return _Reparses(dialect, request)
+
+
+class _RaisesOnQuoteEnd(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if text.endswith('"') and len(text) > 1:
+            raise ValueError("unexpected end of string")
+        return super().feed(text, token_ids)
+
+
+def raises_on_one_chunking(dialect, request):
+    """Raises when a chunk ends with a quote: only some chunkings trigger it."""
+    return _RaisesOnQuoteEnd(dialect, request)
+
+
+class _Hangs(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            while True:  # a parser stuck in a loop
+                time.sleep(0.01)
+        return super().feed(text, token_ids)
+
+
+def hangs(dialect, request):
+    return _Hangs(dialect, request)
+
+
+class _HangsUninterruptibly(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(3600)  # no per-feed timer can interrupt this: the case budget must
+        return super().feed(text, token_ids)
+
+
+def hangs_uninterruptibly(dialect, request):
+    return _HangsUninterruptibly(dialect, request)
+
+
+class _Dies(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            os._exit(3)
+        return super().feed(text, token_ids)
+
+
+def dies(dialect, request):
+    return _Dies(dialect, request)

@@ -1,0 +1,122 @@
+"""``toolconform certify``: isolation, exit statuses, expectations, reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolconform.harness.cases import load_cases
+from toolconform.harness.cli import main
+from toolconform.harness.pool import PoolConfig, run_cases
+
+CASES = {case.id: case for case in load_cases()}
+BUG = "tests.planted_bugs"
+
+
+def certify(capsys, *args: str) -> tuple[int, str]:
+    status = main(["certify", "--jobs", "2", *args])
+    return status, capsys.readouterr().err
+
+
+def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
+    hanging = CASES["qwen3/invalid/truncated-arguments"]  # contains "Bei"
+    healthy = CASES["qwen3/valid/stray-think-close-in-content"]
+    results = []
+    for spec, status in ((f"{BUG}:hangs_uninterruptibly", "timeout"), (f"{BUG}:dies", "crash")):
+        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=3, robustness=False)
+        got = []
+        run_cases([hanging, healthy], config, got.append)
+        by_case = {result.case: result for result in got}
+        (failure,) = by_case[hanging.id].failures
+        assert failure.status == status
+        assert not by_case[healthy.id].failures  # the replacement worker ran it
+        results += got
+    assert len(results) == 4
+
+
+def test_the_reference_certifies_clean(capsys, tmp_path: Path) -> None:
+    status, err = certify(capsys, "--dialect", "qwen25", "--report", str(tmp_path / "report"))
+    assert status == 0, err
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["verdict"] == "pass" and report["totals"]["unexpected_failures"] == 0
+    assert report["implementation"]["name"] == "toolconform-reference"
+    assert {p.name for p in (tmp_path / "report").iterdir()} == {
+        "report.json",
+        "report.md",
+        "report.html",
+        "badge.svg",
+    }
+
+
+def test_a_buggy_parser_fails_with_a_report_of_minimal_chunkings(capsys, tmp_path: Path) -> None:
+    report_dir = tmp_path / "report"
+    status, _ = certify(
+        capsys,
+        "--adapter",
+        f"{BUG}:drops_text_after_block",
+        "--dialect",
+        "qwen3",
+        "--no-robustness",
+        "--report",
+        str(report_dir),
+    )
+    assert status == 1
+    report = json.loads((report_dir / "report.json").read_text())
+    failures = [f for f in report["failures"] if f["check"] == "result.content"]
+    assert failures and all(len(f["chunking"]["chunks"]) == 1 for f in failures)
+    assert "text-after-block" in {f["case"].split("/")[-1] for f in failures}
+    markdown = (report_dir / "report.md").read_text()
+    assert "Unexpected failures" in markdown and "Minimal chunking" in markdown
+    assert "result.content" in (report_dir / "report.html").read_text()
+
+
+def test_expectations_turn_known_failures_into_strict_expected_failures(
+    capsys, tmp_path: Path
+) -> None:
+    expectations = tmp_path / "expectations.toml"
+    args = [
+        "--adapter",
+        f"{BUG}:drops_text_after_block",
+        "--dialect",
+        "qwen3",
+        "--no-robustness",
+        "--expectations",
+        str(expectations),
+    ]
+    assert certify(capsys, *args, "--update-expectations")[0] == 0
+    text = expectations.read_text()
+    assert "[[known_failure]]" in text and 'check = "result.content"' in text
+    assert certify(capsys, *args)[0] == 0
+    # The reference does not have the bug: every entry is now stale, which fails the run.
+    status, err = certify(
+        capsys, "--dialect", "qwen3", "--no-robustness", "--expectations", str(expectations)
+    )
+    assert status == 1 and "stale expectation" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--adapter", "nope"], "unknown adapter 'nope'"),
+        (["--adapter", "no_such_module:factory"], "cannot import adapter module 'no_such_module'"),
+        (["--adapter", "json:nope"], "module 'json' has no attribute 'nope'"),
+        (["--dialect", "klingon"], "unknown dialect 'klingon'"),
+        (["--update-expectations"], "--update-expectations needs --expectations FILE"),
+        (["--expectations", "missing.toml"], "cannot read expectations file missing.toml"),
+    ],
+)
+def test_usage_errors_are_one_line_and_status_2(
+    capsys, monkeypatch, tmp_path, args, message
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, err = certify(capsys, *args)
+    assert status == 2 and message in err and "Traceback" not in err
+
+
+def test_an_expectations_entry_for_an_unknown_case_is_a_usage_error(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "e.toml"
+    path.write_text('[[known_failure]]\ncase = "qwen3/valid/renamed"\ncheck = "result.content"\n')
+    status, err = certify(capsys, "--expectations", str(path))
+    assert status == 2 and "unknown case 'qwen3/valid/renamed'" in err

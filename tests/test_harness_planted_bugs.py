@@ -1,0 +1,147 @@
+"""The harness catches each planted bug with the right check and a minimal chunking.
+
+Every adapter in ``tests/planted_bugs.py`` is the reference parser with one fault. For each,
+the harness must blame the check that names the fault, show a chunking of the fewest chunks
+that exhibits it, and leave the reference itself clean on the same cases.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolconform.harness.adapters import Adapter, load_adapter
+from toolconform.harness.cases import Case, Expectation, ExpectedCall, load_cases
+from toolconform.harness.execution import CaseExecutor, CaseResult
+
+from . import planted_bugs
+
+CORPUS = {case.id: case for case in load_cases()}
+
+
+def run(factory, case: Case, **options) -> CaseResult:
+    adapter = Adapter.from_factory(factory.__name__, factory)
+    return CaseExecutor(adapter, robustness=False, **options).run(case)
+
+
+def failure_of(result: CaseResult, check: str):
+    found = [f for f in result.failures if f.check == check]
+    assert found, f"{check} not failed; failures: {[(f.check, f.message) for f in result.failures]}"
+    return found[0]
+
+
+def think_case() -> Case:
+    return Case(
+        id="test/valid/split-think",
+        dialect="test_multitoken_think",
+        kind="valid",
+        level="must",
+        description="</think> spans three tokens",
+        output="<think>plan</think>Sure.",
+        expectations=(Expectation("Sure.", "plan"),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("factory", "case_id", "check", "max_chunks"),
+    [
+        (planted_bugs.drops_text_after_block, "qwen3/valid/text-after-block", "result.content", 1),
+        (
+            planted_bugs.streams_name_in_pieces,
+            "qwen3/valid/single-call-after-content",
+            "calls.name-once",
+            1,
+        ),
+        (
+            planted_bugs.leaks_tag_prefix,
+            "internlm/valid/open-tag-two-tokens",
+            "text.no-protocol-leak",
+            2,
+        ),
+        (
+            planted_bugs.sparse_indices,
+            "qwen3/valid/unknown-name-filtered",
+            "calls.dense-indices",
+            1,
+        ),
+        (
+            planted_bugs.empty_string_arguments,
+            "qwen3/valid/no-arguments-field",
+            "calls.arguments-object",
+            1,
+        ),
+        (
+            planted_bugs.raises_on_one_chunking,
+            "qwen3/valid/single-call-after-content",
+            "run.no-error",
+            2,
+        ),
+    ],
+)
+def test_planted_bug_is_caught_by_the_right_check(factory, case_id, check, max_chunks) -> None:
+    case = CORPUS[case_id]
+    assert not run(load_adapter("reference").factory, case).failures
+    failure = failure_of(run(factory, case), check)
+    assert len(failure.chunking.chunks) <= max_chunks, failure.chunking.chunks
+    assert "".join(failure.chunking.chunks) == case.output
+
+
+def test_a_missed_split_think_is_caught_at_the_token_boundary_inside_it() -> None:
+    case = think_case()
+    assert not run(load_adapter("reference").factory, case).failures
+    result = run(planted_bugs.misses_split_think, case)
+    for check in ("result.reasoning", "result.content", "text.no-protocol-leak"):
+        failure = failure_of(result, check)
+        first, second = failure.chunking.chunks
+        assert first.endswith(("</", "</think")) and second.startswith(("think>", ">"))
+
+
+def test_quadratic_reparsing_is_caught_by_the_scaling_case() -> None:
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+    case = Case(
+        **{
+            **base.__dict__,
+            "scaling": type(base.scaling)("@@", "lorem ipsum dolor ", (25, 200), 24.0),
+        }
+    )
+    assert "perf.linear" not in {
+        f.check for f in run(load_adapter("reference").factory, case).failures
+    }
+    failure = failure_of(run(planted_bugs.reparses_prefix, case), "perf.linear")
+    assert failure.actual["ratio"] > 24
+
+
+def test_a_hang_is_a_timeout_and_stops_the_case() -> None:
+    case = CORPUS["qwen3/invalid/truncated-arguments"]
+    result = run(planted_bugs.hangs, case, feed_timeout=0.2)
+    failure = failure_of(result, "run.no-timeout")
+    assert failure.status == "timeout" and len(failure.chunking.chunks) == 1
+    assert result.runs == 1  # one timeout settles the case
+
+
+def test_a_first_fragment_without_type_breaks_identity_first() -> None:
+    case = Case(
+        id="qwen3/valid/x",
+        dialect="qwen3",
+        kind="valid",
+        level="must",
+        description="",
+        output='<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+        request={"thinking": False},
+        expectations=(Expectation("", None, (ExpectedCall("f", {}),)),),
+    )
+
+    def no_type(dialect, request):
+        session = planted_bugs._Wrapped(dialect, request)
+        original = session.transform
+
+        def strip_type(deltas):
+            for delta in original(deltas):
+                for call in delta.get("tool_calls") or []:
+                    call.pop("type", None)
+                yield delta
+
+        session.transform = lambda deltas: list(strip_type(deltas))
+        return session
+
+    failure = failure_of(run(no_type, case), "calls.identity-first")
+    assert "type 'function'" in failure.message

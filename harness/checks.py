@@ -116,6 +116,8 @@ class Run:
     result: FinalResult | None = None
     complete: FinalResult | None = None
     seconds: float = 0.0
+    #: CPU time of this process: what an in-process parser cost, whatever else ran.
+    cpu_seconds: float = 0.0
 
 
 @dataclass

@@ -100,7 +100,7 @@ def test_quadratic_reparsing_is_caught_by_the_scaling_case() -> None:
     case = Case(
         **{
             **base.__dict__,
-            "scaling": type(base.scaling)("@@", "lorem ipsum dolor ", (25, 200), 24.0),
+            "scaling": type(base.scaling)("@@", "lorem ipsum dolor ", (16, 128), 24.0),
         }
     )
     assert "perf.linear" not in {

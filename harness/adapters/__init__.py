@@ -5,7 +5,7 @@ the engine would stream. Built-in: ``reference`` (the oracle); any in-process fa
 ``module:callable``; any program speaking the JSON-lines protocol as ``cmd:COMMAND``.
 """
 
-from .base import Adapter, AdapterError, Session
+from .base import Adapter, AdapterCrash, AdapterError, Session, SessionSkipped
 from .loading import load_adapter
 
-__all__ = ["Adapter", "AdapterError", "Session", "load_adapter"]
+__all__ = ["Adapter", "AdapterCrash", "AdapterError", "Session", "SessionSkipped", "load_adapter"]

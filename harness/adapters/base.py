@@ -40,6 +40,14 @@ class AdapterError(Exception):
     """The adapter could not be loaded or does not support what was asked (a usage error)."""
 
 
+class AdapterCrash(Exception):
+    """The parser's process died or broke the protocol: a crash, not a wrong result."""
+
+
+class SessionSkipped(Exception):
+    """Raised by a factory (or replied by a program) for a case it knowingly does not support."""
+
+
 @dataclass
 class Adapter:
     """A loaded adapter: its factory, what it says about itself, and how it reports."""
@@ -49,6 +57,8 @@ class Adapter:
     implementation: dict[str, Any] = field(default_factory=dict)
     dialects: dict[str, str] | None = None
     output_mode: str = "deltas"
+    #: Whether the parser runs in this process (its CPU time is then measurable here).
+    in_process: bool = True
 
     @classmethod
     def from_factory(cls, spec: str, factory: Callable[..., Session]) -> Adapter:
@@ -63,6 +73,7 @@ class Adapter:
             implementation=implementation,
             dialects=dict(dialects) if dialects is not None else None,
             output_mode=getattr(factory, "output_mode", "deltas"),
+            in_process=getattr(factory, "in_process", True),
         )
 
     def supports(self, dialect: str) -> bool:

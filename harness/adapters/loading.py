@@ -20,12 +20,12 @@ BUILTIN = {
 def load_adapter(spec: str) -> Adapter:
     """The adapter named by ``spec``."""
     if spec.startswith("cmd:"):
-        from .subprocess import SubprocessAdapter
+        from .subprocess import start_subprocess_adapter
 
         command = spec[len("cmd:") :].strip()
         if not command:
             raise AdapterError("adapter 'cmd:' needs a command, e.g. cmd:'node adapter.mjs'")
-        return SubprocessAdapter.start(spec, command)
+        return start_subprocess_adapter(spec, command)
     target = BUILTIN.get(spec, spec)
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:

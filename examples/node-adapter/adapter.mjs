@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// A small hermes (Qwen2.5) tool-call parser in JavaScript, speaking the toolconform JSON-lines
+// adapter protocol (docs/protocol.md). It exists to prove the protocol language-neutral and to
+// give implementers in other languages a working starting point:
+//
+//   toolconform certify --adapter "cmd:node examples/node-adapter/adapter.mjs" --dialect qwen25
+//
+// Format: content, then <tool_call>{"name": ..., "arguments": {...}}</tool_call> blocks. The tags
+// are single tokens in the Qwen vocabulary, so they never arrive cut. Arguments are forwarded as
+// the model wrote them (key order and duplicate keys kept), found by a small JSON scanner.
+
+import readline from "node:readline";
+
+const OPEN = "<tool_call>";
+const CLOSE = "</tool_call>";
+const VERSION = "0.1.0";
+
+// The raw text of the value of `key` at the top level of a JSON object, or null.
+function rawField(text, key) {
+  let depth = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      if (end < 0) return null;
+      if (depth === 1) {
+        let j = end;
+        while (j < text.length && /\s/.test(text[j])) j++;
+        if (text[j] === ":" && JSON.parse(text.slice(i, end)) === key) {
+          j++;
+          while (j < text.length && /\s/.test(text[j])) j++;
+          const valueEnd = valueEndAt(text, j);
+          return valueEnd < 0 ? text.slice(j) : text.slice(j, valueEnd);
+        }
+      }
+      i = end;
+      continue;
+    }
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    i++;
+  }
+  return null;
+}
+
+function stringEnd(text, start) {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return -1;
+}
+
+function valueEndAt(text, start) {
+  if (text[start] === '"') return stringEnd(text, start);
+  if (text[start] === "{" || text[start] === "[") {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+      const c = text[i];
+      if (c === '"') {
+        const end = stringEnd(text, i);
+        if (end < 0) return -1;
+        i = end - 1;
+      } else if (c === "{" || c === "[") depth++;
+      else if (c === "}" || c === "]") {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  const match = /^[-+.\w]+/.exec(text.slice(start));
+  return match ? start + match[0].length : -1;
+}
+
+// The name, when the payload's "name" string is complete.
+function nameOf(payload) {
+  const raw = rawField(payload, "name");
+  if (raw === null || !raw.startsWith('"') || stringEnd(raw, 0) !== raw.length) return null;
+  return JSON.parse(raw);
+}
+
+class HermesSession {
+  constructor(request) {
+    const tools = request.tools;
+    const choice = request.tool_choice;
+    this.allowed = null;
+    if (choice && typeof choice === "object" && choice.function) {
+      this.allowed = new Set([choice.function.name]);
+    } else if (Array.isArray(tools)) {
+      this.allowed = new Set(tools.map((t) => (t.function || t).name));
+    }
+    this.toolsOff = choice === "none";
+    this.buffer = "";
+    this.inBlock = false;
+    this.afterBlock = false;
+    this.nextIndex = 0;
+  }
+
+  feed(text) {
+    this.buffer += text;
+    return this.drain(false);
+  }
+
+  finish() {
+    return this.drain(true);
+  }
+
+  drain(final) {
+    const out = [];
+    for (;;) {
+      if (this.inBlock) {
+        const end = this.closeTag();
+        if (end < 0 && !final) break;
+        const payload = end < 0 ? this.buffer : this.buffer.slice(0, end);
+        this.emitCall(payload, out);
+        this.buffer = end < 0 ? "" : this.buffer.slice(end + CLOSE.length);
+        this.inBlock = false;
+        this.afterBlock = true;
+        continue;
+      }
+      if (this.afterBlock) {
+        // Newlines between two blocks are dropped only if another block really follows.
+        const rest = this.buffer.replace(/^[\r\n]+/, "");
+        if (rest.startsWith(OPEN)) this.buffer = rest;
+        else if (rest === "" && !final) break;
+        this.afterBlock = false;
+      }
+      const start = this.toolsOff ? -1 : this.buffer.indexOf(OPEN);
+      if (start < 0) {
+        if (this.buffer) out.push({ content: this.buffer });
+        this.buffer = "";
+        break;
+      }
+      if (start > 0) out.push({ content: this.buffer.slice(0, start) });
+      this.buffer = this.buffer.slice(start + OPEN.length);
+      this.inBlock = true;
+      this.scan = 0;
+      this.inString = false;
+      this.escape = false;
+    }
+    return out;
+  }
+
+  // Where the close tag starts, outside JSON strings; the scan resumes where it stopped, so a
+  // long block is crossed once, not once per chunk.
+  closeTag() {
+    const buffer = this.buffer;
+    let i = this.scan;
+    for (; i < buffer.length; i++) {
+      const c = buffer[i];
+      if (this.escape) this.escape = false;
+      else if (this.inString) {
+        if (c === "\\") this.escape = true;
+        else if (c === '"') this.inString = false;
+      } else if (c === '"') this.inString = true;
+      else if (c === "<" && buffer.startsWith(CLOSE, i)) {
+        this.scan = 0;
+        return i;
+      } else if (c === "<" && CLOSE.startsWith(buffer.slice(i))) break;
+    }
+    this.scan = i;
+    return -1;
+  }
+
+  emitCall(payload, out) {
+    const name = nameOf(payload);
+    if (name === null || (this.allowed && !this.allowed.has(name))) return;
+    const index = this.nextIndex++;
+    out.push({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name } }] });
+    const args = rawField(payload, "arguments");
+    out.push({ tool_calls: [{ index, function: { arguments: args === null ? "{}" : args } }] });
+  }
+}
+
+const sessions = new Map();
+
+function handle(message) {
+  const { id, cmd } = message;
+  switch (cmd) {
+    case "hello":
+      return {
+        id,
+        ok: true,
+        protocol: 1,
+        implementation: { name: "node-hermes-example", version: VERSION, language: "javascript" },
+        dialects: ["qwen25"],
+        output_mode: "deltas",
+        capabilities: { token_ids: false, parse: true, run: true },
+      };
+    case "open":
+      if (message.dialect !== "qwen25") {
+        return { id, skipped: true, reason: `dialect ${message.dialect} is not implemented` };
+      }
+      sessions.set(message.session, new HermesSession(message.request));
+      return { id, ok: true };
+    case "feed":
+      return { id, deltas: sessions.get(message.session).feed(message.text) };
+    case "finish": {
+      const deltas = sessions.get(message.session).finish();
+      sessions.delete(message.session);
+      return { id, deltas };
+    }
+    case "parse": {
+      const session = new HermesSession(message.request);
+      const deltas = [...session.feed(message.text), ...session.finish()];
+      return { id, message: toMessage(deltas) };
+    }
+    case "run":
+      return {
+        id,
+        results: message.chunkings.map((chunking) => {
+          let chunks;
+          const started = process.hrtime.bigint();
+          for (let round = 0; round < (message.repeat || 1); round++) {
+            const session = new HermesSession(message.request);
+            chunks = chunking.chunks.map((text) => session.feed(text));
+            chunks.push(session.finish());
+          }
+          const elapsed = Number(process.hrtime.bigint() - started) / (message.repeat || 1);
+          return { chunks, elapsed_ns: Math.round(elapsed) };
+        }),
+      };
+    case "bye":
+      setImmediate(() => process.exit(0));
+      return { id, ok: true };
+    default:
+      return { id, error: { message: `unknown command ${cmd}`, kind: "protocol" } };
+  }
+}
+
+function toMessage(deltas) {
+  const message = { content: "", reasoning_content: null, tool_calls: [] };
+  for (const delta of deltas) {
+    if (delta.content) message.content += delta.content;
+    for (const call of delta.tool_calls || []) {
+      const entry = (message.tool_calls[call.index] ||= {
+        id: call.id,
+        type: "function",
+        function: { name: "", arguments: "" },
+      });
+      if (call.function.name) entry.function.name = call.function.name;
+      if (call.function.arguments) entry.function.arguments += call.function.arguments;
+    }
+  }
+  return message;
+}
+
+const lines = readline.createInterface({ input: process.stdin, terminal: false });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  let reply;
+  try {
+    reply = handle(JSON.parse(line));
+  } catch (error) {
+    let id = null;
+    try {
+      id = JSON.parse(line).id;
+    } catch {}
+    reply = { id, error: { message: String(error && error.stack ? error.stack : error), kind: "parser" } };
+  }
+  process.stdout.write(JSON.stringify(reply) + "\n");
+});

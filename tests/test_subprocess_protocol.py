@@ -1,0 +1,88 @@
+"""The JSON-lines protocol: a Node implementation, and every way a program can misbehave."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.adapters.subprocess import start_subprocess_adapter
+from toolconform.harness.cases import load_cases
+from toolconform.harness.cli import main
+from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.protocol import problems
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAM = f"{sys.executable} {Path(__file__).with_name('protocol_program.py')}"
+CASES = {case.id: case for case in load_cases()}
+BEI = CASES["qwen3/invalid/truncated-arguments"]  # its output contains "Bei"
+PLAIN = CASES["qwen3/valid/stray-think-close-in-content"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("TOOLCONFORM_VALIDATE_PROTOCOL", "1")
+    adapter = f"cmd:node {ROOT / 'examples' / 'node-adapter' / 'adapter.mjs'}"
+    status = main(["certify", "--adapter", adapter, "--dialect", "qwen25", "--jobs", "2"])
+    assert status == 0, capsys.readouterr().err
+
+
+def test_a_well_behaved_program_passes_with_validated_messages() -> None:
+    adapter = start_subprocess_adapter("cmd:program", PROGRAM, validate=True)
+    try:
+        assert adapter.implementation["name"] == "protocol-program"
+        assert adapter.supports("qwen3") and not adapter.supports("glm47")
+        result = CaseExecutor(adapter, robustness=False).run(BEI)
+        assert not result.failures and result.runs > 5
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "check", "status", "message"),
+    [
+        ("garbage", "run.no-crash", "crash", "not JSON"),
+        ("die", "run.no-crash", "crash", "exited with status 7"),
+        ("wrong-id", "run.no-crash", "crash", "reply id"),
+        ("error", "run.no-error", "error", "parser exploded"),
+        ("hang", "run.no-timeout", "timeout", "longer than"),
+    ],
+)
+def test_misbehaviour_is_recorded_and_the_program_restarted(mode, check, status, message) -> None:
+    adapter = start_subprocess_adapter(f"cmd:{mode}", f"{PROGRAM} {mode}")
+    try:
+        executor = CaseExecutor(adapter, robustness=False, feed_timeout=1.0)
+        failure = next(f for f in executor.run(BEI).failures if f.check == check)
+        assert failure.status == status and message in failure.message
+        assert not executor.run(PLAIN).failures  # the restarted program answers again
+    finally:
+        adapter.close()
+
+
+def test_a_skipped_reply_skips_the_case() -> None:
+    adapter = start_subprocess_adapter("cmd:skip", f"{PROGRAM} skip")
+    try:
+        result = CaseExecutor(adapter).run(PLAIN)
+        assert result.skipped == "not today" and not result.failures
+    finally:
+        adapter.close()
+
+
+def test_a_program_that_cannot_start_is_a_usage_error(capsys) -> None:
+    status = main(["certify", "--adapter", "cmd:/no/such/program --flag"])
+    assert status == 2 and "cannot start" in capsys.readouterr().err
+
+
+def test_messages_are_checked_against_the_published_schema() -> None:
+    assert problems("feed", {"cmd": "feed", "id": 1, "session": "s", "text": "x"}) == []
+    assert problems("feed", {"cmd": "feed", "id": 1, "session": "s"})  # no text
+    reply = {"id": 3, "deltas": [{"tool_calls": [{"index": 0, "function": {"name": "f"}}]}]}
+    assert problems("deltas_response", reply) == []
+    assert problems("deltas_response", {"id": 3, "deltas": [{"tool_calls": [{"function": {}}]}]})
+
+
+def test_reference_adapter_loads_by_name() -> None:
+    assert load_adapter("reference").implementation["name"] == "toolconform-reference"

@@ -191,12 +191,16 @@ class CaseExecutor:
         mode: str = "quick",
         feed_timeout: float | None = 10.0,
         robustness: bool = True,
+        families: frozenset[str] | None = None,
     ) -> None:
         self.adapter = adapter
         self.mode = mode
         self.budget = Budget.for_mode(mode)
         self.feed_timeout = feed_timeout
-        self.robustness = robustness
+        #: Chunking families to run (``whole``, ``two-way``, ``pieces``, ``groups``,
+        #: ``search``, ``chars``); ``None`` runs them all.
+        self.families = families
+        self.robustness = robustness and (families is None or "chars" in families)
         self._oracle = Adapter.from_factory("reference", reference_factory)
 
     def run(self, case: Case) -> CaseResult:
@@ -268,9 +272,14 @@ class CaseExecutor:
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
             for chunking in token_chunkings(text, source, self.budget, seed=seed):
+                whole = chunking.family == "whole"
+                if not (whole or self._selected(chunking.family)):
+                    continue
                 run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
-                if chunking.family == "whole":
-                    context.whole = run
+                if whole:
+                    context.whole = run  # the baseline of result.chunking-invariant
+                    if not self._selected("whole"):
+                        continue
                 record(run)
                 # A parser that hung once will hang again: one timeout settles the case.
                 hung = run.outcome == TIMEOUT
@@ -280,7 +289,7 @@ class CaseExecutor:
                 break
             for chunking in extra:
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
-            if not any(BY_ID[c].level == MUST for c in found):
+            if self._selected("search") and not any(BY_ID[c].level == MUST for c in found):
                 searched = self._search(case, pieces, source, evaluate)
                 if searched is not None:
                     record(searched)
@@ -292,6 +301,9 @@ class CaseExecutor:
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             result.failures.append(self._failure(case, check, run, message, expectations))
+
+    def _selected(self, family: str) -> bool:
+        return self.families is None or family.split(":")[0] in self.families
 
     def _search(
         self,

@@ -13,6 +13,7 @@ its entry removed, and coverage never silently drops.
     [[known_failure]]
     case = "qwen3/valid/tool-in-reasoning"   # a case id, or a glob such as "glm47/*"
     check = "result.content"                 # a check id, or a glob
+    chunking = "two-way"                     # optional: the chunking family (pytest plugin)
     reason = "newline after </tool_call> is dropped"
     issue = "https://github.com/…/issues/123"
 
@@ -39,6 +40,8 @@ class KnownFailure:
     check: str
     reason: str = ""
     issue: str = ""
+    #: For the pytest plugin: the chunking family it fails under (``two-way``); empty = any.
+    chunking: str = ""
     used: bool = False
 
     @property
@@ -83,6 +86,7 @@ class Expectations:
                 entry.get("check", "*"),
                 entry.get("reason", ""),
                 entry.get("issue", ""),
+                entry.get("chunking", ""),
             )
             if not failure.is_glob:
                 if failure.case not in known_ids:

@@ -9,6 +9,7 @@ time is a crash or a timeout — the process is restarted and the run goes on.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -43,7 +44,8 @@ class _Process:
     def __init__(self, command: str, *, validate: bool) -> None:
         self.command = command
         self.validate = validate
-        self.stderr = tempfile.TemporaryFile()
+        # Lives as long as the program; closed in stop().
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.popen = subprocess.Popen(
                 shlex.split(command),
@@ -112,10 +114,8 @@ class _Process:
 
     def stop(self) -> None:
         if self.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProtocolCrash, AssertionError):
                 self.request("bye", {}, timeout=2)
-            except (ProtocolCrash, AssertionError):
-                pass
             try:
                 self.popen.wait(timeout=2)
             except subprocess.TimeoutExpired:

@@ -1,0 +1,169 @@
+"""The pytest plugin: a parser's own repository runs the suite as its CI gate.
+
+    pytest --pyargs toolconform.conformance --toolconform-adapter=mypkg.parsers:factory
+
+generates one test per corpus case × chunking family (``whole``, ``two-way``, ``pieces``,
+``groups``, ``search``; ``chars`` for the robustness tier with ``--toolconform-robustness``),
+so a failure names the case and the kind of chunking at once, and ``pytest -n auto`` spreads
+them over cores. Known failures come from the implementation's expectations file: a test
+whose failures are all listed is an expected failure; a listed failure that no longer
+happens fails the test when the entry names this chunking family (``chunking = "two-way"``)
+and, for entries without one, fails ``toolconform certify --expectations``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FAMILIES = ("whole", "two-way", "pieces", "groups", "search")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("toolconform", "toolconform conformance suite")
+    group.addoption(
+        "--toolconform-adapter",
+        default="reference",
+        metavar="SPEC",
+        help="parser under test: 'reference', module:callable, or cmd:COMMAND",
+    )
+    group.addoption(
+        "--toolconform-dialect",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only these dialects (repeatable; default: all the adapter supports)",
+    )
+    group.addoption(
+        "--toolconform-case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only matching case ids",
+    )
+    group.addoption("--toolconform-mode", choices=("quick", "full"), default="quick")
+    group.addoption(
+        "--toolconform-expectations", type=Path, metavar="FILE", help="known failures (TOML)"
+    )
+    group.addoption(
+        "--toolconform-corpus", type=Path, metavar="FILE", help="compiled corpus (cases.jsonl)"
+    )
+    group.addoption("--toolconform-feed-timeout", type=float, default=10.0, metavar="S")
+    group.addoption(
+        "--toolconform-robustness",
+        action="store_true",
+        help="also run the arbitrary-character-split tier (informative, level 'may')",
+    )
+
+
+def _config(config: pytest.Config, name: str) -> Any:
+    return config.getoption(f"--toolconform-{name}")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "toolconform_case" not in metafunc.fixturenames:
+        return
+    from .cases import builtin_corpus, load_cases
+
+    config = metafunc.config
+    cases = load_cases(_config(config, "corpus") or builtin_corpus())
+    dialects = set(_config(config, "dialect"))
+    globs = _config(config, "case")
+    selected = [
+        case
+        for case in cases
+        if (not dialects or case.dialect in dialects)
+        and (not globs or any(fnmatch.fnmatchcase(case.id, g) for g in globs))
+    ]
+    families = list(FAMILIES) + (["chars"] if _config(config, "robustness") else [])
+    params = []
+    for case in selected:
+        for family in ["whole"] if case.scaling else families:
+            params.append(pytest.param(case, family, id=f"{case.id}[{family}]"))
+    metafunc.parametrize(("toolconform_case", "toolconform_family"), params)
+
+
+@pytest.fixture(scope="session")
+def toolconform_adapter(request: pytest.FixtureRequest):
+    from .adapters import AdapterError, load_adapter
+
+    try:
+        adapter = load_adapter(_config(request.config, "adapter"))
+    except AdapterError as error:
+        pytest.exit(f"toolconform: {error}", returncode=2)
+    yield adapter
+    adapter.close()
+
+
+@pytest.fixture(scope="session")
+def toolconform_expectations(request: pytest.FixtureRequest):
+    from .cases import builtin_corpus, load_cases
+    from .errors import UsageError
+    from .expectations import Expectations
+
+    path = _config(request.config, "expectations")
+    if path is None:
+        return Expectations()
+    cases = load_cases(_config(request.config, "corpus") or builtin_corpus())
+    try:
+        return Expectations.load(path, (case.id for case in cases))
+    except UsageError as error:
+        pytest.exit(f"toolconform: {error}", returncode=2)
+
+
+def check_case(case, family: str, adapter, expectations, config: pytest.Config) -> None:
+    """Run one case under one chunking family and turn the outcome into a test outcome."""
+    from .execution import CaseExecutor
+
+    if not adapter.supports(case.dialect):
+        pytest.skip(f"the adapter does not support dialect {case.dialect!r}")
+    if case.dialect in expectations.unsupported_dialects:
+        pytest.skip(f"dialect {case.dialect!r} is declared unsupported")
+    unsupported = expectations.unsupported_features & set(case.features)
+    if unsupported:
+        pytest.skip("features declared unsupported: " + ", ".join(sorted(unsupported)))
+    executor = CaseExecutor(
+        adapter,
+        mode=_config(config, "mode"),
+        feed_timeout=_config(config, "feed-timeout"),
+        families=frozenset({family}),
+    )
+    result = executor.run(case)
+    if result.skipped:
+        pytest.skip(result.skipped)
+    gating = [f for f in result.failures if f.level != "may" or family == "chars"]
+    known = [f for f in gating if expectations.lookup(f.case, f.check)]
+    unexpected = [f for f in gating if f not in known]
+    if unexpected:
+        pytest.fail("\n\n".join(_describe(f) for f in unexpected), pytrace=False)
+    stale = [
+        entry
+        for entry in expectations.known
+        if entry.chunking not in ("", "*")
+        and fnmatch.fnmatchcase(family, entry.chunking)
+        and fnmatch.fnmatchcase(case.id, entry.case)
+        and not any(entry.matches(f.case, f.check) for f in known)
+    ]
+    if stale:
+        pytest.fail(
+            "listed as failing under this chunking family, but passed (remove the entry): "
+            + "; ".join(f"{e.case} / {e.check}" for e in stale),
+            pytrace=False,
+        )
+    if known:
+        pytest.xfail("; ".join(f"{f.check}: {f.message[:120]}" for f in known))
+
+
+def _describe(failure) -> str:
+    import json
+
+    return (
+        f"{failure.check} ({failure.level}, {failure.status}): {failure.message}\n"
+        f"  minimal chunking ({failure.chunking.family}): "
+        f"{json.dumps(list(failure.chunking.chunks), ensure_ascii=False)}\n"
+        f"  expected: {json.dumps(failure.expected, ensure_ascii=False)}\n"
+        f"  actual:   {json.dumps(failure.actual, ensure_ascii=False)}"
+    )

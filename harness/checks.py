@@ -118,6 +118,8 @@ class Run:
     seconds: float = 0.0
     #: CPU time of this process: what an in-process parser cost, whatever else ran.
     cpu_seconds: float = 0.0
+    #: The parser ran out of memory (a resource limit, not a wrong result).
+    exhausted: bool = False
 
 
 @dataclass

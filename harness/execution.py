@@ -154,6 +154,7 @@ def feed_chunking(
         run.outcome, run.error = CRASH, str(error)
     except MemoryError:
         run.outcome, run.error = ERROR, f"MemoryError at chunk {len(events)}"
+        run.exhausted = True
     except Exception as error:  # the parser under test raised: that is its result
         run.outcome, run.error = ERROR, _describe(error, len(events))
     run.seconds = time.perf_counter() - start
@@ -281,8 +282,8 @@ class CaseExecutor:
                     if not self._selected("whole"):
                         continue
                 record(run)
-                # A parser that hung once will hang again: one timeout settles the case.
-                hung = run.outcome == TIMEOUT
+                # A parser that hung or ran out of memory once will again: that settles it.
+                hung = run.outcome == TIMEOUT or run.exhausted
                 if hung:
                     break
             if hung:

@@ -255,3 +255,16 @@ class _Dies(_Wrapped):
 
 def dies(dialect, request):
     return _Dies(dialect, request)
+
+
+class _Hoards(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            hoard = []
+            while True:
+                hoard.append(bytearray(50 * 2**20))
+        return super().feed(text, token_ids)
+
+
+def allocates_without_bound(dialect, request):
+    return _Hoards(dialect, request)

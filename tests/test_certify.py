@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from toolconform.harness.cases import load_cases
@@ -12,12 +13,29 @@ from toolconform.harness.cli import main
 from toolconform.harness.pool import PoolConfig, run_cases
 
 CASES = {case.id: case for case in load_cases()}
+REPORT_SCHEMA = json.loads(
+    (Path(__file__).parents[1] / "harness" / "report.schema.json").read_text()
+)
 BUG = "tests.planted_bugs"
 
 
 def certify(capsys, *args: str) -> tuple[int, str]:
     status = main(["certify", "--jobs", "2", *args])
     return status, capsys.readouterr().err
+
+
+def test_a_parser_that_allocates_without_bound_is_an_error_not_a_dead_run() -> None:
+    case = CASES["qwen3/invalid/truncated-arguments"]
+    config = PoolConfig(
+        adapter_spec=f"{BUG}:allocates_without_bound",
+        jobs=1,
+        memory_limit=2 * 2**30,
+        robustness=False,
+    )
+    got = []
+    run_cases([case], config, got.append)
+    (failure,) = [f for f in got[0].failures if f.check == "run.no-error"]
+    assert "MemoryError" in failure.message
 
 
 def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
@@ -40,6 +58,7 @@ def test_the_reference_certifies_clean(capsys, tmp_path: Path) -> None:
     status, err = certify(capsys, "--dialect", "qwen25", "--report", str(tmp_path / "report"))
     assert status == 0, err
     report = json.loads((tmp_path / "report" / "report.json").read_text())
+    jsonschema.validate(report, REPORT_SCHEMA)
     assert report["verdict"] == "pass" and report["totals"]["unexpected_failures"] == 0
     assert report["implementation"]["name"] == "toolconform-reference"
     assert {p.name for p in (tmp_path / "report").iterdir()} == {
@@ -64,6 +83,7 @@ def test_a_buggy_parser_fails_with_a_report_of_minimal_chunkings(capsys, tmp_pat
     )
     assert status == 1
     report = json.loads((report_dir / "report.json").read_text())
+    jsonschema.validate(report, REPORT_SCHEMA)
     failures = [f for f in report["failures"] if f["check"] == "result.content"]
     assert failures and all(len(f["chunking"]["chunks"]) == 1 for f in failures)
     assert "text-after-block" in {f["case"].split("/")[-1] for f in failures}

@@ -29,7 +29,8 @@ header is held whole until ``<|message|>`` and searched from where the previous 
 stopped. The identity of a call (its recipient) is in the header, so it is emitted before
 any argument. A marker other than ``<|constrain|>`` inside a body ends the message: a
 missing ``<|end|>`` before the next ``<|start|>`` or ``<|channel|>`` is tolerated. At the end
-of input an open call is finished; an unterminated header, being protocol text, is dropped.
+of input an open call is finished; an unterminated header, being protocol text, is dropped,
+unless the output holds no marker at all: a model that did not speak Harmony wrote content.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ class HarmonyResponseParser(ResponseParser):
         self.tool_parser = calls
         self._route = _HEADER
         self._searched = 0  # characters of the held header already searched
+        self._structured = False  # whether any Harmony marker has been seen
 
     def stream_chunk(
         self, text: str, token_ids: Sequence[int] = (), *, final: bool = False
@@ -135,10 +137,16 @@ class HarmonyResponseParser(ResponseParser):
                 position, marker = _next_marker(pending, pos + self._searched)
                 if marker is None:
                     if final:
+                        if not self._structured and n > pos:
+                            # No marker in the whole output: the model did not speak Harmony
+                            # at all, and its text is content (as vLLM, SGLang and LMDeploy
+                            # return it), not a header.
+                            out.append((DeltaMessage(content=pending[pos:]), False))
                         pos = n
                     else:
                         self._searched = max(self._searched, n - pos - _OVERLAP)
                     break
+                self._structured = True
                 if marker in (CHANNEL, CONSTRAIN):
                     self._searched = position + len(marker) - pos
                     continue

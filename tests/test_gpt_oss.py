@@ -184,7 +184,15 @@ def test_unterminated_arguments_are_kept_as_streamed() -> None:
 def test_an_unterminated_header_is_protocol_text_and_dropped() -> None:
     text = analysis("x") + f"{START}<|channel|>commentary to=functions.get_wea"
     check("gpt_oss", text, Expected("", "x", []))
-    check("gpt_oss", "no harmony here", Expected("", None, []))
+    check("gpt_oss", " to=functions.f<|channel|>comm", Expected("", None, []))
+    # After the last message only a new header can follow.
+    check("gpt_oss", final("Done.") + "trailing", Expected("Done.", None, []))
+
+
+def test_output_without_any_marker_is_content() -> None:
+    check("gpt_oss", "no harmony here", Expected("no harmony here", None, []))
+    parser = get_dialect("gpt_oss").new_parser()
+    assert parser.stream_chunk("no harmony") == []  # it could still be a header
 
 
 def test_non_bmp_and_escapes() -> None:

@@ -27,8 +27,8 @@ The parser reads decoded text (``skip_special_tokens=False``). Every marker is o
 token of the o200k_harmony vocabulary, so bodies stream at once with nothing held back; the
 header is held whole until ``<|message|>`` and searched from where the previous search
 stopped. The identity of a call (its recipient) is in the header, so it is emitted before
-any argument. A marker other than ``<|constrain|>`` inside a body ends the message: a
-missing ``<|end|>`` before the next ``<|start|>`` or ``<|channel|>`` is tolerated. At the end
+any argument. Any marker inside a body ends the message, so a missing ``<|end|>`` before
+the next ``<|start|>`` or ``<|channel|>`` is tolerated. At the end
 of input an open call is finished; an unterminated header, being protocol text, is dropped,
 unless the output holds no marker at all: a model that did not speak Harmony wrote content.
 """
@@ -70,8 +70,9 @@ _HEADER, _REASONING, _CONTENT, _CALL_ARGUMENTS, _DROPPED = range(5)
 class HarmonyToolParser(ToolParser):
     """The call contract for Harmony: one call per message addressed to ``functions.NAME``.
 
-    The response parser finds where a message body ends; this class only turns bodies into
-    identity-first, filtered, densely indexed call fragments.
+    Not a block parser: the call's identity is in the header, which only the response
+    parser sees, so ``feed_tool_block`` is never used. The response parser finds each body
+    and this class turns it into identity-first, filtered, densely indexed call fragments.
     """
 
     open_tag = MESSAGE

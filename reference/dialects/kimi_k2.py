@@ -6,8 +6,10 @@
 The header ``functions.NAME:IDX`` is kept as the call id (the id Kimi's own templates expect
 back) and the name is the header without its ``functions.`` prefix and ``:IDX`` counter.
 Every marker, ``<think>`` and ``</think>`` are single added tokens; ``functions.`` is text
-and can end a chunk after ``function`` or ``functions`` (measured with the o200k surrogate of
-Kimi's vocabulary, so approximate).
+and can end a chunk after ``function`` or ``functions``, and after ``f`` when a letter
+precedes it (``af`` · ``unction``), as derived from the o200k surrogate of Kimi's vocabulary
+(approximate: Kimi's own ranks are not obtainable). The header is held whole, so these only
+matter to the chunkers.
 
 Reasoning: K2 Thinking, K2.5 and K2.6 start thinking unless the request turns it off
 (``thinking: false``), and a tool section inside reasoning ends it without ``</think>``, as
@@ -33,7 +35,7 @@ class KimiK2ToolParser(SectionToolParser):
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
         tags = super().protocol_tags()
-        tags[_FUNCTIONS] = ("functions", "function")
+        tags[_FUNCTIONS] = ("functions", "function", "f")
         return tags
 
     def _read_header(self, header: str) -> tuple[str | None, str | None]:

@@ -8,6 +8,7 @@ streamed reconstruction with it under every tag-aligned chunking.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 
 from .support import Expected, check, stream, tools

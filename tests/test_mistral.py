@@ -8,6 +8,7 @@ tag: a block ends with its JSON value and what follows is content.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 from toolconform.strategies.chunking import each_piece, fixed_size, tag_aligned_boundaries
 

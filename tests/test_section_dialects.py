@@ -11,6 +11,7 @@ at an allowed boundary, and random multi-piece groupings.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 from toolconform.reference.section_tool_parser import SectionToolParser
 from toolconform.strategies.chunking import each_piece, fixed_size, tag_aligned_boundaries

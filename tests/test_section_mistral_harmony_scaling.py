@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from toolconform.reference import get_dialect
 from toolconform.strategies.chunking import fixed_size, tag_aligned_boundaries
 

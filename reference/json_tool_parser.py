@@ -4,7 +4,9 @@ Hermes (Qwen), InternLM and Llama 3 differ only in their outer tags and the name
 arguments field, so a dialect here is a subclass that declares those (seed 000, "JSON 工具
 payload"). The envelope is read incrementally: the name is decoded once its string is
 complete; the arguments value is forwarded verbatim (duplicate keys, order and spacing kept)
-as far as the ``JsonValueScanner`` has found it to extend; other fields are skipped.
+as far as the ``JsonValueScanner`` has found it to extend; other fields are skipped. A dialect
+whose payload is a JSON array of envelopes (Mistral's ``[TOOL_CALLS][{…}, {…}]``) sets
+``accepts_envelope_list``: each envelope is one call and the payload ends with the array.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class JsonToolParser(ToolParser):
 
     name_field: ClassVar[str] = "name"
     argument_field: ClassVar[str] = "arguments"
+    #: Whether the payload may be a JSON array of envelopes, one call each.
+    accepts_envelope_list: ClassVar[bool] = False
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)
@@ -35,10 +39,12 @@ class JsonToolParser(ToolParser):
         self._resume = 0  # characters of a held string already scanned
         self._name_seen = False
         self._arguments_seen = False
+        self._in_list = False
 
     def begin_tool_block(self) -> None:
         super().begin_tool_block()
         self._phase = _START
+        self._in_list = False
 
     def _consume_stream_payload(
         self, text: str, deltas: list[DeltaToolCall], *, final: bool
@@ -119,21 +125,25 @@ class JsonToolParser(ToolParser):
                         self._begin_call()
                         self._name_seen = self._arguments_seen = False
                         self._phase = _KEY
+                    elif c == "[" and self.accepts_envelope_list and not self._in_list:
+                        self._in_list = True
+                    elif c == "]" and self._in_list:
+                        self._close_payload(deltas)
+                        return i
                 elif phase == _KEY:
                     if c == '"':
                         self._phase = _KEY_STRING
                         self._scanner.reset()
                         i -= 1  # the held string starts at its quote
-                    elif c == "}":
-                        self._close_payload(deltas)
+                    elif c == "}" and self._end_envelope(deltas):
                         return i
                 elif phase == _COLON:
                     self._phase = _VALUE
                     if c != ":":
                         i -= 1  # a missing colon is tolerated
                 elif c == "}":  # _AFTER
-                    self._close_payload(deltas)
-                    return i
+                    if self._end_envelope(deltas):
+                        return i
                 elif c == ",":
                     self._phase = _KEY
         if final:
@@ -167,9 +177,23 @@ class JsonToolParser(ToolParser):
         except ValueError:
             return end, None
 
+    def _end_envelope(self, deltas: list[DeltaToolCall]) -> bool:
+        """An envelope's ``}``: True when it also ends the payload (not inside a list)."""
+        if not self._in_list:
+            self._close_payload(deltas)
+            return True
+        self._finish_call(deltas)
+        self._phase = _START
+        return False
+
     def _close_payload(self, deltas: list[DeltaToolCall]) -> None:
-        """The envelope ended (or was cut): a named call without arguments gets ``{}``."""
-        if self._phase != _START and self._call_named and not self._arguments_emitted:
-            self._emit_delta(deltas, arguments="{}")
+        """The payload ended (or was cut): finish the call of an open envelope."""
+        if self._phase != _START:
+            self._finish_call(deltas)
         self._phase = _DONE
         self._payload_closed = True
+
+    def _finish_call(self, deltas: list[DeltaToolCall]) -> None:
+        """A named call without arguments gets ``{}``."""
+        if self._call_named and not self._arguments_emitted:
+            self._emit_delta(deltas, arguments="{}")

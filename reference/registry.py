@@ -55,6 +55,7 @@ class Dialect:
             tags[r.close_tag] = r.close_prefixes
         if self.tool_parser is not None:
             tags.update(self.tool_parser.protocol_tags())
+        tags.update(self.response_parser.protocol_tags())
         return {tag: longest_first(prefixes) for tag, prefixes in tags.items()}
 
 

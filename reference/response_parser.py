@@ -86,6 +86,16 @@ class ResponseParser:
 
     # ----------------------------------------------------------------- public API
 
+    @classmethod
+    def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
+        """Tags this response parser recognises itself, with their chunk-ending prefixes.
+
+        The plain / reasoning / tool machine has none of its own (its tags come from the
+        reasoning and tool parsers); a dedicated response parser (Harmony's channel
+        markers) declares them here so that ``Dialect.protocol_tags`` lists them too.
+        """
+        return {}
+
     @property
     def tool_emitted(self) -> bool:
         """Whether any tool call has been emitted so far (decides ``finish_reason``)."""

@@ -1,3 +1,12 @@
 """The built-in dialects; importing this package registers each of them."""
 
-from . import hermes, internlm, llama3, reasoning_only  # noqa: F401
+from . import (  # noqa: F401
+    deepseek_v3,
+    gpt_oss,
+    hermes,
+    internlm,
+    kimi_k2,
+    llama3,
+    mistral,
+    reasoning_only,
+)

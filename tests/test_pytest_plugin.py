@@ -9,8 +9,7 @@ ARGS = ["--pyargs", "toolconform.conformance", "-p", "no:cacheprovider", "-p", "
 
 def test_the_reference_passes_one_test_per_case_and_family(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_inprocess(*ARGS, "--toolconform-dialect", "qwen25")
-    outcomes = result.parseoutcomes()
-    assert outcomes == {"passed": 50}  # 10 cases × whole, two-way, pieces, groups, search
+    result.assert_outcomes(passed=50)  # 10 cases × whole, two-way, pieces, groups, search
     assert result.ret == 0
 
 

@@ -27,6 +27,7 @@ Arguments are one JSON object, ``{"k": v, ...}`` with ``json.dumps`` separators,
 from __future__ import annotations
 
 import re
+from json.encoder import encode_basestring
 from typing import ClassVar
 
 from .markup import (
@@ -185,6 +186,17 @@ class DsmlToolParser(ToolParser):
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
         """Stream what is stable of the value; ``True`` once it ended."""
+        if not final and text.find("<", pos) < 0:
+            # The hot path: no markup in sight, everything is value.
+            if pos < len(text):
+                raw = text[pos:] if pos else text
+                if self._key_emitted:
+                    self._emit_arguments(
+                        deltas, encode_basestring(raw)[1:-1] if self._value_is_string else raw
+                    )
+                else:
+                    self._emit_value(deltas, raw)
+            return len(text), False
         tags = self._value_tags
         end, tag = tags.find_end(text, pos)
         if end < 0 and not final:
@@ -204,7 +216,7 @@ class DsmlToolParser(ToolParser):
         if key is None:
             return
         is_string = self._value_is_string
-        piece = json_string_piece(raw) if is_string else raw
+        piece = encode_basestring(raw)[1:-1] if is_string else raw
         if last and is_string:
             piece += '"'
         if not self._key_emitted:
@@ -212,4 +224,5 @@ class DsmlToolParser(ToolParser):
             opener = ", " if self._arguments_emitted else "{"
             quote = '"' if is_string else ""
             piece = f'{opener}"{json_string_piece(key)}": {quote}{piece}'
-        self._emit_delta(deltas, arguments=piece)
+        if piece:
+            self._emit_arguments(deltas, piece)

@@ -38,6 +38,7 @@ the object is closed at the call's end or at ``final``, ``{}`` when there was no
 from __future__ import annotations
 
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import ClassVar
 
 from .markup import ValueTags, json_string_piece
@@ -141,7 +142,10 @@ class XmlToolParser(ToolParser):
         while True:
             phase = state.phase
             if phase == ARG_VALUE:
-                pos, ended = self._consume_arg_value(text, pos, deltas, final)
+                if state.value_mode == _STREAM:  # the hot path: inside a string value
+                    pos, ended = self._consume_streamed_value(text, pos, deltas, final)
+                else:
+                    pos, ended = self._consume_arg_value(text, pos, deltas, final)
                 if not ended:
                     break
                 state.phase = ARG_START
@@ -211,7 +215,7 @@ class XmlToolParser(ToolParser):
             key = json_string_piece(state.argument_name)
             quote = '"' if state.value_mode == _STREAM else ""
             piece = f'{opener}"{key}": {quote}{piece}'
-        self._emit_delta(deltas, arguments=piece)
+        self._emit_arguments(deltas, piece)
 
     def _consume_arg_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
@@ -249,6 +253,22 @@ class XmlToolParser(ToolParser):
     def _consume_streamed_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
+        n = len(text)
+        if not final and text.find("<", pos) < 0:
+            # No markup in sight: everything is value, but maybe some layout whitespace.
+            if pos == n:
+                return pos, False
+            stable = n
+            convention = self.value_whitespace
+            if convention == STRIP_WHITESPACE or (convention == ONE_NEWLINE and text[-1] in "\r\n"):
+                stable = self._hold_trailing_whitespace(text, pos, stable)
+            if stable > pos:
+                piece = encode_basestring(text[pos:stable])[1:-1]
+                if self._state.key_emitted:
+                    self._emit_arguments(deltas, piece)
+                else:
+                    self._emit_value(deltas, piece)
+            return stable, False
         tags = self._value_tags
         end, tag = tags.find_end(text, pos)
         if end < 0 and not final:

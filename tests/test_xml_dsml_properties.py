@@ -1,5 +1,6 @@
-"""Properties of the XML-like and DSML dialects on token soups: random mixes of their tags,
-partial tags and value text, under random tag-aligned chunkings.
+"""Properties of the XML-like and DSML dialects on token soups: calls in each dialect's
+layout among stray tags and text, with about one token in ten dropped, under random
+tag-aligned chunkings.
 
 Whatever the model writes, well-formed or not: the streamed result equals the complete
 parse, indices are dense, every call's first fragment carries its name, and arbitrary
@@ -62,11 +63,75 @@ TYPED_TOOL = {
 REQUESTS = [Request(), Request(tools=[TYPED_TOOL]), Request(thinking=False), Request(thinking=True)]
 
 
+_VALUE_PIECES = ["x", "x y", "12", "\n", "\r\n", '"q"', "<", "</", "😀", '{"k": [1]}', " ", "null"]
+
+
+def _call_tokens(dialect: str, name: str, arguments: list[tuple[str, str, bool]]) -> list[str]:
+    """One call in the dialect's layout, as a list of tags and text pieces."""
+    tokens: list[str] = []
+    if dialect in ("qwen3_coder", "qwen35"):
+        tokens += ["<function=", name, ">", "\n"]
+        for key, value, _ in arguments:
+            tokens += ["<parameter=", key, ">", "\n", value, "\n", "</parameter>", "\n"]
+        return [*tokens, "</function>", "\n"]
+    if dialect in ("glm45", "glm47"):
+        newline = ["\n"] if dialect == "glm45" else []
+        tokens += [name, *newline]
+        for key, value, _ in arguments:
+            tokens += ["<arg_key>", key, "</arg_key>", *newline, "<arg_value>", value]
+            tokens += ["</arg_value>", *newline]
+        return tokens
+    if dialect == "minimax_m2":
+        tokens += ["<invoke name=", f'"{name}"', ">", "\n"]
+        for key, value, _ in arguments:
+            tokens += ["<parameter name=", f'"{key}"', ">", value, "</parameter>", "\n"]
+        return [*tokens, "</invoke>", "\n"]
+    tokens += [f"<{D}invoke name=", f'"{name}"', ">", "\n"]
+    for key, value, is_string in arguments:
+        flag = "true" if is_string else "false"
+        tokens += [f"<{D}parameter name=", f'"{key}"', f' string="{flag}">', value]
+        tokens += [f"</{D}parameter>", "\n"]
+    return [*tokens, f"</{D}invoke>", "\n"]
+
+
+def _block_tokens(dialect: str, calls: list[list[str]]) -> list[str]:
+    tool = get_dialect(dialect).tool_parser
+    assert tool is not None and tool.close_tag is not None
+    if dialect in ("glm45", "glm47"):  # one call per block
+        return [token for call in calls for token in (tool.open_tag, *call, tool.close_tag)]
+    return [tool.open_tag, "\n", *(token for call in calls for token in call), tool.close_tag]
+
+
 @st.composite
 def soups(draw: st.DrawFn) -> tuple[str, str, Request]:
+    """Mostly well-formed outputs: blocks of calls among stray pieces, some tokens dropped."""
     dialect = draw(st.sampled_from(sorted(VOCABULARY)))
-    pieces = draw(st.lists(st.sampled_from(VOCABULARY[dialect]), min_size=1, max_size=40))
-    return dialect, "".join(pieces), draw(st.sampled_from(REQUESTS))
+    value = st.lists(st.sampled_from(_VALUE_PIECES), max_size=3).map("".join)
+    argument = st.tuples(st.sampled_from(["a", "x y", "b"]), value, st.booleans())
+    call = st.builds(
+        lambda name, arguments: _call_tokens(dialect, name, arguments),
+        st.sampled_from(["f", "g"]),
+        st.lists(argument, max_size=3),
+    )
+    stray = st.lists(st.sampled_from(VOCABULARY[dialect]), max_size=3)
+    segments = draw(
+        st.lists(
+            st.one_of(
+                stray,
+                st.lists(call, min_size=1, max_size=2).map(
+                    lambda calls: _block_tokens(dialect, calls)
+                ),
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    tokens = [token for segment in segments for token in segment]
+    # Drop about one token in ten: missing tags, names and values.
+    kept_or_dropped = st.integers(0, 9).map(bool)
+    kept = draw(st.lists(kept_or_dropped, min_size=len(tokens), max_size=len(tokens)))
+    text = "".join(token for token, keep in zip(tokens, kept, strict=True) if keep)
+    return dialect, text, draw(st.sampled_from(REQUESTS))
 
 
 @settings(max_examples=300, deadline=None)

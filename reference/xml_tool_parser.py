@@ -28,16 +28,18 @@ between tags). Hooks must not consume the outer close tag.
 
 The driver owns value consumption. A value whose schema allows only strings (or which has
 no schema) streams JSON-escaped as it arrives, unless it starts with a quote; any other value
-is held until its close tag and converted by the schema (``schema_values``). Only the
-declared prefixes of the tags that can end a value are held back, plus the whitespace that
-the dialect's ``value_whitespace`` convention may strip. The arguments are emitted as one
+is held until its close tag and converted by the schema (``schema_values``). Of a value,
+only a declared prefix of a tag that can end it stays unconsumed; a held value, and the
+whitespace that the dialect's ``value_whitespace`` convention may strip, wait in the state
+as pieces (as LMDeploy's buffered parts), so no text is copied again per chunk and the
+work stays linear even for a value that is held whole. The arguments are emitted as one
 JSON object, ``{"k": v, "k2": v2}`` (``json.dumps`` separators), duplicates kept in order;
 the object is closed at the call's end or at ``final``, ``{}`` when there was no argument.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import ClassVar
 
@@ -80,8 +82,8 @@ class XmlParseState:
     key_emitted: bool = False
     #: Whether the value's protocol leading newline has been dealt with.
     leading_done: bool = True
-    #: Characters of the unconsumed value already examined (so that nothing is rescanned).
-    scanned: int = 0
+    #: Value text consumed but not emitted: a held value, or whitespace that may be layout.
+    held: list[str] = field(default_factory=list)
 
 
 class XmlToolParser(ToolParser):
@@ -204,7 +206,7 @@ class XmlToolParser(ToolParser):
         state.value_mode = _UNDECIDED if streams_as_string(types) else _HOLD
         state.key_emitted = False
         state.leading_done = self.value_whitespace != ONE_NEWLINE
-        state.scanned = 0
+        state.held = []
 
     def _emit_value(self, deltas: list[DeltaToolCall], piece: str) -> None:
         """Emit a piece of the current value, preceded by its key the first time."""
@@ -220,7 +222,11 @@ class XmlToolParser(ToolParser):
     def _consume_arg_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
-        """Consume what is stable of the current value; ``True`` once the value ended."""
+        """Consume what is stable of the current value; ``True`` once the value ended.
+
+        Everything the value's end cannot be in is consumed at once (what is not emitted yet
+        waits in ``state.held``), so the unconsumed text stays as short as a tag prefix.
+        """
         state = self._state
         n = len(text)
         if not state.leading_done:
@@ -232,19 +238,20 @@ class XmlToolParser(ToolParser):
                 return pos, False
             state.leading_done = True
         if state.value_mode == _UNDECIDED:
-            # A string value streams unless it is quoted: look at its first visible character.
-            first = pos + state.scanned
+            # A string value streams unless it is quoted: wait for its first visible character.
+            first = pos
             while first < n and text[first] in _WHITESPACE:
                 first += 1
             if first == n and not final:
-                state.scanned = first - pos
-                return pos, False
-            state.scanned = 0
+                if first > pos:
+                    state.held.append(text[pos:first])
+                return n, False
             if first < n and text[first] == '"':
                 state.value_mode = _HOLD
             else:
                 state.value_mode = _STREAM
                 if self.value_whitespace == STRIP_WHITESPACE:
+                    state.held.clear()
                     pos = first
         if state.value_mode == _HOLD:
             return self._consume_held_value(text, pos, deltas, final)
@@ -255,87 +262,98 @@ class XmlToolParser(ToolParser):
     ) -> tuple[int, bool]:
         n = len(text)
         if not final and text.find("<", pos) < 0:
-            # No markup in sight: everything is value, but maybe some layout whitespace.
-            if pos == n:
-                return pos, False
-            stable = n
-            convention = self.value_whitespace
-            if convention == STRIP_WHITESPACE or (convention == ONE_NEWLINE and text[-1] in "\r\n"):
-                stable = self._hold_trailing_whitespace(text, pos, stable)
-            if stable > pos:
-                piece = encode_basestring(text[pos:stable])[1:-1]
-                if self._state.key_emitted:
-                    self._emit_arguments(deltas, piece)
-                else:
-                    self._emit_value(deltas, piece)
-            return stable, False
-        tags = self._value_tags
-        end, tag = tags.find_end(text, pos)
-        if end < 0 and not final:
-            stable = self._hold_trailing_whitespace(text, pos, tags.stable_end(text, pos))
-            if stable > pos:
-                self._emit_value(deltas, json_string_piece(text[pos:stable]))
-            return stable, False
-        if end < 0:
-            end = len(text)
-        value_end = self._trim_trailing_whitespace(text, pos, end)
-        if tag is not None or value_end > pos or self._state.key_emitted:
-            self._emit_value(deltas, json_string_piece(text[pos:value_end]) + '"')
+            stable = n  # the hot path: no markup in sight, all of it is value text
+        else:
+            tags = self._value_tags
+            end, tag = tags.find_end(text, pos)
+            if end >= 0 or final:
+                self._end_streamed_value(deltas, text[pos:end] if end >= 0 else text[pos:], tag)
+                return (end + len(tag) if tag == tags.close_tag else n if end < 0 else end), True
+            stable = tags.stable_end(text, pos)
+        if stable == pos:
+            return pos, False
+        state = self._state
+        convention = self.value_whitespace
+        if convention == KEEP_WHITESPACE or text[stable - 1] not in _WHITESPACE:
+            visible = text[pos:stable] if pos or stable < n else text
+            if state.held:
+                visible = "".join(state.held) + visible
+                state.held.clear()
+            self._emit_streamed(deltas, visible)
+        elif convention == ONE_NEWLINE:
+            # At most one trailing newline (and a held one) may turn out to be layout.
+            candidate = "".join(state.held) + text[pos:stable]
+            layout = len(candidate) - len(_one_trailing_newline(candidate))
+            if candidate[-1] == "\r":
+                layout = 1
+            state.held = [candidate[len(candidate) - layout :]] if layout else []
+            if layout < len(candidate):
+                self._emit_streamed(deltas, candidate[: len(candidate) - layout])
+        else:
+            # A trailing whitespace run may be layout; a run spread over chunks is collected.
+            visible_end = stable
+            while visible_end > pos and text[visible_end - 1] in _WHITESPACE:
+                visible_end -= 1
+            if visible_end > pos:
+                self._emit_streamed(deltas, "".join(state.held) + text[pos:visible_end])
+                state.held = []
+            state.held.append(text[visible_end:stable])
+        return stable, False
+
+    def _emit_streamed(self, deltas: list[DeltaToolCall], visible: str) -> None:
+        piece = encode_basestring(visible)[1:-1]
+        if self._state.key_emitted:
+            self._emit_arguments(deltas, piece)
+        else:
+            self._emit_value(deltas, piece)
+
+    def _end_streamed_value(self, deltas: list[DeltaToolCall], rest: str, tag: str | None) -> None:
+        state = self._state
+        value = "".join(state.held) + rest if state.held else rest
+        state.held = []
+        value = self._without_trailing_layout(value)
+        if tag is not None or value or state.key_emitted:
+            self._emit_value(deltas, json_string_piece(value) + '"')
         # else: the input ended before any of the value arrived; invent no empty string.
-        return (end + len(tag) if tag == tags.close_tag else end), True
 
     def _consume_held_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
         state = self._state
+        n = len(text)
+        if not final and text.find("<", pos) < 0:
+            state.held.append(text[pos:] if pos else text)
+            return n, False
         tags = self._value_tags
-        # A tag may straddle the end of what was scanned before: look back by one tag.
-        resume = max(pos, pos + state.scanned - tags.longest_tag + 1)
-        end, tag = tags.find_end(text, resume)
-        if end < 0:
-            if not final:
-                state.scanned = len(text) - pos
-                return pos, False
-            end = len(text)
-        start = pos
+        end, tag = tags.find_end(text, pos)
+        if end < 0 and not final:
+            stable = tags.stable_end(text, pos)
+            if stable > pos:
+                state.held.append(text[pos:stable])
+            return stable, False
+        value = "".join(state.held) + text[pos : end if end >= 0 else n]
+        state.held = []
         if self.value_whitespace == STRIP_WHITESPACE:
-            while start < end and text[start] in _WHITESPACE:
-                start += 1
-        value = text[start : self._trim_trailing_whitespace(text, start, end)]
+            value = value.lstrip(_WHITESPACE)
+        value = self._without_trailing_layout(value)
         if tag is not None or value:
             self._emit_value(deltas, convert_value(value, state.value_types))
-        return (end + len(tag) if tag == tags.close_tag else end), True
+        return (end + len(tag) if tag == tags.close_tag else n if end < 0 else end), True
 
-    def _hold_trailing_whitespace(self, text: str, pos: int, stable: int) -> int:
-        """Keep back the trailing whitespace the dialect would strip if the value ended here."""
+    def _without_trailing_layout(self, value: str) -> str:
+        """The value without the trailing whitespace that the dialect's layout adds."""
         convention = self.value_whitespace
         if convention == ONE_NEWLINE:
-            if stable > pos and text[stable - 1] == "\n":
-                stable -= 1
-            if stable > pos and text[stable - 1] == "\r":
-                stable -= 1
-        elif convention == STRIP_WHITESPACE:
-            # The first ``scanned`` characters are whitespace held by the previous call.
-            state = self._state
-            floor = pos + state.scanned
-            start = stable
-            while start > floor and text[start - 1] in _WHITESPACE:
-                start -= 1
-            if start == floor:
-                start = pos
-            state.scanned = stable - start
-            stable = start
-        return stable
+            return _one_trailing_newline(value)
+        if convention == STRIP_WHITESPACE:
+            return value.rstrip(_WHITESPACE)
+        return value
 
-    def _trim_trailing_whitespace(self, text: str, start: int, end: int) -> int:
-        """End of the value once the trailing layout whitespace is removed."""
-        convention = self.value_whitespace
-        if convention == ONE_NEWLINE:
-            if end - 2 >= start and text.startswith("\r\n", end - 2):
-                return end - 2
-            if end > start and text[end - 1] == "\n":
-                return end - 1
-        elif convention == STRIP_WHITESPACE:
-            while end > start and text[end - 1] in _WHITESPACE:
-                end -= 1
-        return end
+
+def _one_trailing_newline(value: str) -> str:
+    """``value`` without one trailing ``\\n`` or ``\\r\\n``."""
+    if value.endswith("\r\n"):
+        return value[:-2]
+    if value.endswith("\n"):
+        return value[:-1]
+    return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from toolconform.reference import DeltaToolCall, Request, get_dialect
 from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+
 from toolconform.reference import DeltaToolCall, Request, get_dialect
 from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from toolconform.reference import ParsedResponse, Request, get_dialect
 from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 

@@ -9,6 +9,7 @@ When the tokenizers are in the project, a generic test derives these from each f
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import get_dialect
 
 D = "｜DSML｜"

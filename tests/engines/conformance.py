@@ -136,19 +136,24 @@ def check_case(
     """
     expected = oracle(case)
     session = factory(case.dialect, case.request, **options)
-    failures: list[tuple[int, str]] = []
+    problems: list[str] = []
     if hasattr(session, "parse"):
         complete = from_parse(session.parse(case.text))
         if complete != expected:
-            failures.append((0, f"parse(): {complete} != {expected}"))
+            problems.append(f"parse() gives {complete}")
+    failing: list[tuple[int, str]] = []
+    count = 0
     for chunks in chunkings:
+        count += 1
         streamed = stream(factory, case, chunks, **options)
         if streamed != expected:
             texts = [text for text, _ in chunks]
-            failures.append((len(chunks), f"chunks {texts!r}: {streamed} != {expected}"))
-    if failures:
-        failures.sort(key=lambda failure: failure[0])
-        pytest.fail(f"{len(failures)} mismatches; first: {failures[0][1]}", pytrace=False)
+            failing.append((len(chunks), f"{texts!r} streams {streamed}"))
+    if failing:
+        failing.sort(key=lambda failure: failure[0])
+        problems.append(f"{len(failing)} of {count} chunkings differ, e.g. {failing[0][1]}")
+    if problems:
+        pytest.fail(f"expected {expected}; " + "; ".join(problems), pytrace=False)
 
 
 def without_ids(chunkings: Iterable[list[str]]) -> Iterable[list[Chunk]]:

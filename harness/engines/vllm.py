@@ -194,7 +194,7 @@ def _prompt_tail(dialect: str, body: Mapping[str, Any]) -> str:
 
 
 def _delta_dict(message: Any) -> dict[str, Any] | None:
-    """A vLLM ``DeltaMessage`` as the adapter's delta dict (``reasoning`` → ``reasoning_content``)."""
+    """A vLLM ``DeltaMessage`` as a delta dict, its ``reasoning`` named ``reasoning_content``."""
     if message is None:
         return None
     dumped = message.model_dump(exclude_none=True)
@@ -309,7 +309,8 @@ class VllmPluginSession(_Session):
 
     def finish(self) -> list[dict[str, Any]]:
         deltas: list[dict[str, Any]] = []
-        for parser in (self._reasoning, self._tools):
+        pending = (self._reasoning,) if self._in_reasoning else ()
+        for parser in (*pending, self._tools):
             flush = getattr(parser, "finish_streaming", None)
             if flush is not None:
                 delta = _delta_dict(flush())
@@ -349,12 +350,18 @@ class VllmPluginSession(_Session):
             message = self._reasoning.extract_reasoning_streaming(
                 previous, self._text, text, previous_ids, self._ids, ids
             )
-            if not self._reasoning.is_reasoning_end_streaming(self._ids, ids):
+            if not self._reasoning_ended(ids):
                 delta = _delta_dict(message)
                 return [delta] if delta else []
-            # Reasoning ended in this chunk: its content part starts the tool phase.
+            # Reasoning ended in this chunk: its content part (and what an engine-based
+            # parser still holds, flushed as its contract asks) starts the tool phase.
             self._in_reasoning = False
-            text = (message.content if message is not None else None) or ""
+            flushed = None
+            if getattr(self._reasoning, "engine_based_streaming", False):
+                flushed = self._reasoning.finish_streaming()
+            text = ((message.content if message is not None else None) or "") + (
+                (flushed.content if flushed is not None else None) or ""
+            )
             ids = self._reasoning.extract_content_ids(ids)
             if message is not None and self._tools is not None:
                 message.content = None
@@ -374,6 +381,12 @@ class VllmPluginSession(_Session):
         delta = _delta_dict(message)
         return [*deltas, delta] if delta else deltas
 
+    def _reasoning_ended(self, ids: list[int]) -> bool:
+        """The end of reasoning as the parser reports it (engine-based parsers confirm it)."""
+        if getattr(self._reasoning, "engine_based_streaming", False):
+            return self._reasoning.has_engine_confirmed_reasoning_end()
+        return self._reasoning.is_reasoning_end_streaming(self._ids, ids)
+
     def _new_reasoning_parser(self) -> Any:
         name = self.binding.reasoning_parser
         if name is None:
@@ -387,7 +400,9 @@ class VllmPluginSession(_Session):
             return None
         cls = self.api.tool_parsers.get_tool_parser(name)
         if getattr(cls, "engine_based_streaming", False):
-            return cls(self.tokenizer, self.request.tools, chat_template_kwargs=self.template_kwargs)
+            return cls(
+                self.tokenizer, self.request.tools, chat_template_kwargs=self.template_kwargs
+            )
         return cls(self.tokenizer, self.request.tools)
 
 

@@ -10,4 +10,9 @@ tox environment each (``tox -e lmdeploy``, ``sglang``, ``vllm``, ``harmony``).
 #: Adapter specs of the built-in engine adapters, ``module:callable`` as ``--adapter`` takes them.
 ENGINE_ADAPTERS = {
     "lmdeploy": "toolconform.harness.engines.lmdeploy:factory",
+    "sglang": "toolconform.harness.engines.sglang:factory",
+    "sglang-serving": "toolconform.harness.engines.sglang:serving_factory",
+    "vllm": "toolconform.harness.engines.vllm:factory",
+    "vllm-plugin": "toolconform.harness.engines.vllm:plugin_factory",
+    "harmony": "toolconform.harness.engines.harmony:factory",
 }

@@ -89,7 +89,11 @@ BINDINGS: dict[str, Binding] = {
     "glm47": Binding("glm47", "default"),
     "deepseek_v32": Binding("deepseek-v32", "deepseek-v32"),
     "deepseek_v4": Binding("deepseek-v4", "deepseek-v4"),
-    "kimi_k2": Binding("kimi_k2"),
+    "kimi_k2": Binding(
+        "kimi_k2",
+        "default",
+        note="0.18.0 registers no Kimi reasoning parser; K2.5 thinks in <think> from the start",
+    ),
     "gpt_oss": Binding(
         response_parser="gpt-oss", note="openai-harmony over token ids; needs openai_harmony"
     ),

@@ -79,7 +79,7 @@ BINDINGS: dict[str, Binding] = {
     "deepseek_v31": Binding("deepseekv31", "deepseek-v3"),
     "deepseek_v32": Binding("deepseekv32", "deepseek-v3"),
     "deepseek_v4": Binding("deepseekv4", "deepseek-v4"),
-    "kimi_k2": Binding("kimi_k2"),
+    "kimi_k2": Binding("kimi_k2", "kimi_k2"),
     "mistral": Binding("mistral"),
     "gpt_oss": Binding("gpt-oss", "gpt-oss"),
 }

@@ -88,7 +88,7 @@ BINDINGS: dict[str, Binding] = {
     "deepseek_v31": Binding("deepseek_v31", "deepseek_v3", "deepseek-v3.1"),
     "deepseek_v32": Binding("deepseek_v32", "deepseek_v3", "deepseek-v3.2"),
     "deepseek_v4": Binding("deepseek_v4", "deepseek_v4", "deepseek-v4"),
-    "kimi_k2": Binding("kimi_k2", None, "kimi-k2"),
+    "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
     "gpt_oss": Binding("openai", "openai_gptoss", "gpt-oss", harmony=True),
 }

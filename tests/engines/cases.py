@@ -287,11 +287,11 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "kimi_k2",
-        "content-call",
+        "reasoning-call",
         "Let me check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
         '<|tool_call_argument_begin|>{"city": "Nairobi"}<|tool_call_end|>'
         "<|tool_calls_section_end|>",
-        Result("Let me check.", "", (_call("get_weather", city="Nairobi"),)),
+        Result("", "Let me check.", (_call("get_weather", city="Nairobi"),)),
     ),
     Case(
         "kimi_k2",

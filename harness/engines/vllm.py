@@ -111,13 +111,15 @@ class _Api:
         ).ChatStreamProcessor
         self._cached_tokenizer = importlib.import_module("vllm.tokenizers.hf").get_cached_tokenizer
         self._classes: dict[str, Any] = {}
-        self._tokenizers: dict[str, Any] = {}
+        self._tokenizers: dict[str, tuple[Any, Any]] = {}
 
     def tokenizer(self, family: str) -> Any:
         """The family's tokenizer behind vLLM's own caching proxy, as the server loads it."""
-        if family not in self._tokenizers:
-            self._tokenizers[family] = self._cached_tokenizer(engine_tokenizer(family))
-        return self._tokenizers[family]
+        base = engine_tokenizer(family)
+        proxy = self._tokenizers.get(family)
+        if proxy is None or proxy[0] is not base:  # a family re-registered since
+            proxy = self._tokenizers[family] = (base, self._cached_tokenizer(base))
+        return proxy[1]
 
     def parser_class(self, dialect: str, tokenizer: Any) -> Any:
         """``ParserManager.get_parser`` as the server calls it at start-up (cached)."""
@@ -167,7 +169,8 @@ class _TokenFeed:
         return "".join(self._decoder.step(backend, token) or "" for token in ids)
 
 
-def _family(dialect: str, tokenizer_family: str | None) -> str:
+def dialect_family(dialect: str, tokenizer_family: str | None = None) -> str:
+    """The tokenizer family a session uses: the one asked for, else the dialect's first."""
     if tokenizer_family:
         return tokenizer_family
     try:
@@ -217,7 +220,7 @@ class _Session:
         self.api = api
         self.dialect = dialect
         self.binding = BINDINGS[dialect]
-        self.tokenizer = api.tokenizer(_family(dialect, family))
+        self.tokenizer = api.tokenizer(dialect_family(dialect, family))
         self.request = api.request(body)
         self.template_kwargs = dict(self.request.chat_template_kwargs or {})
         tail = _prompt_tail(dialect, body)

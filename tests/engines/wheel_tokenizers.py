@@ -34,6 +34,7 @@ FOLDERS = {
     "deepseek-v3.1": "deepseek-v3.1",
     "deepseek-v3.2": "deepseek-v3.2",
     "glm-4.5": "glm-4.5v",
+    "glm-4.7-flash": "glm-4.7-flash",
     "minimax-m2": "minimax",
 }
 

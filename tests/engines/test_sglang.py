@@ -35,7 +35,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         'truncated arguments are closed as \'{"city": "Bei"}\' when streamed; '
         "parse() drops the call"
     ),
-    "qwen25/call-then-content": "text after </tool_call> is dropped (stream and parse())",
+    "qwen25/call-then-content": (
+        "text after </tool_call> is dropped unless it shares a chunk with </tool_call>; "
+        "parse() drops it too"
+    ),
     "qwen25/no-arguments-field": "a call without 'arguments' streams arguments '' (not '{}')",
     "internlm/content-call": (
         "the detector expects '<|action_start|> <|plugin|>' (with the space its detokenizer "

@@ -104,9 +104,9 @@ CASES: tuple[Case, ...] = (
     Case(
         "qwen3",
         "call-inside-reasoning",
-        '<think>Plan<tool_call>\n{"name": "get_time", "arguments": {"zone": "UTC"}}\n</tool_call>'
-        "more</think>Done.",
-        Result("Done.", "Planmore", (_call("get_time", zone="UTC"),)),
+        '<think>Plan\n<tool_call>\n{"name": "get_time", "arguments": {"zone": "UTC"}}\n'
+        "</tool_call>\nmore</think>Done.",
+        Result("Done.", "Plan\n\nmore", (_call("get_time", zone="UTC"),)),
     ),
     Case(
         "qwen3",

@@ -30,7 +30,9 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "a call to an unknown tool leaks the rest of its JSON into content (small chunks) "
         "or loses the next valid call and the text before it (one chunk)"
     ),
-    "qwen3/call-inside-reasoning": "a tool block inside <think> stays reasoning text",
+    "qwen3/call-inside-reasoning": (
+        "a tool block inside <think>…</think> is streamed and parsed as reasoning text, no call"
+    ),
     "qwen3/truncated-call": (
         'truncated arguments are closed as \'{"city": "Bei"}\' when streamed; '
         "parse() drops the call"

@@ -111,11 +111,15 @@ class Capture:
                     else:
                         return Release(base + content.start())
             if k == n:
+                while n > i and text[n - 1] in IGNORABLE and not final:
+                    n -= 1  # noise at the end may turn out to precede a tag: keep it in view
                 self.scan = base + n
                 return None
             try:
                 outcome = self._candidate(buffer, text, base, k, final)
             except NeedMore:
+                while k > i and text[k - 1] in IGNORABLE:
+                    k -= 1  # noise right before a cut shell belongs to it
                 self.scan = base + k
                 return None
             if outcome is not None:

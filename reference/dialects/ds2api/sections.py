@@ -6,6 +6,11 @@ examples, so ds2api takes the first closer that is followed by a closing tag (``
 skipping closers inside a Markdown fence opened within the CDATA body, and falls back to the
 first unfenced closer (research notes §3.7). That needs lookahead, so ``CdataEnd`` is an
 incremental finder that answers ``NeedMore`` until the text decides.
+
+One deliberate extension: a drifted closing tag after the closer (``]]><！/DSML！parameter>``,
+``]]>＜／…``) also counts, as in ds2api's Node implementation. Go accepts only ASCII ``</``
+and falls back to the first closer at the end, which gives the same calls but would hold such
+a block until the response ends.
 """
 
 from __future__ import annotations

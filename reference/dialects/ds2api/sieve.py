@@ -15,6 +15,9 @@ Inline code spans follow ds2api's parser (``markdownCodeSpanEnd``): a run of n b
 opens a span only if a later run of exactly n backticks closes it, whatever lies between. A
 span that has not closed yet is *tentative*: text keeps flowing, and a tool block met in the
 meantime is held until the span closes (the block was code) or the text ends (it was not).
+
+A comment or CDATA section in the prose ends at its first closer: the structural-closer rule
+of ``sections`` is for parameter bodies, and in prose it would need unbounded lookahead.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from .buffer import TextBuffer
 from .capture import Capture, Win, recover
 from .chars import IGNORABLE
 from .markdown import MarkdownState
-from .sections import CLOSER_LENGTH, sanitize_loose_cdata
+from .sections import sanitize_loose_cdata
 from .shell import MAX_SHELL, NeedMore, Tag, cdata_open_end, scan_tag
 
 _PROSE = re.compile("[<＜〈﹤`~\n\r]")
@@ -70,7 +73,7 @@ class Sieve:
         if final:
             self._emit(buffer.end)
         events, self._events = self._events, []
-        buffer.forget(min(self._emitted, self._held if self._held >= 0 else self._emitted))
+        buffer.forget(self._emitted)  # everything after it is still held or being scanned
         buffer.focus(self._frontier())
         return events
 
@@ -92,7 +95,7 @@ class Sieve:
             return self._capture.frontier
         if self._held >= 0:
             return self._search
-        return self._pos
+        return min(self._pos, self._emitted)  # noise held before a shell must stay in view
 
     def _emit(self, end: int) -> None:
         if end > self._emitted:
@@ -120,8 +123,8 @@ class Sieve:
     def _prose(self, final: bool) -> bool:
         """Release decided prose; return True when a capture, a hold or a span took over."""
         buffer = self._buffer
-        if self._pos < buffer.window_start:
-            buffer.focus(self._pos)
+        if min(self._pos, self._emitted) < buffer.window_start:
+            buffer.focus(min(self._pos, self._emitted))
         text, base = buffer.window, buffer.window_start
         n = len(text)
         markdown = self._markdown
@@ -212,18 +215,20 @@ class Sieve:
             else:
                 found = text.find("-->", i)
                 end = found + 3 if found >= 0 else -1
-            if end >= 0:
-                stop = end
-            elif final:
-                stop = n
-            else:
-                stop = max(i, n - 2)  # the last two characters may begin a closer
-            if self._spans and (run := self._span_closer(text, base, i, stop, final)) != -2:
+            if (
+                self._spans
+                and (run := self._span_closer(text, base, i, end if end >= 0 else n, final)) != -2
+            ):
                 return _RESTART if run == -1 else self._pause(base + run)
-            if end < 0:
-                return n if final else self._pause(base + stop)
-            self._opaque = ""
-            return end
+            if end >= 0:
+                self._opaque = ""
+                return end
+            if final:
+                return n
+            stop = max(i, n - 2)  # the last two characters may begin the closer
+            while stop > i and text[stop - 1] == "`" and text[stop] == "`":
+                stop -= 1  # never resume inside a backtick run: it would look shorter
+            return self._pause(base + stop)
         match = _LINE_BREAK.search(text, i)
         stop = match.start() if match else n
         if self._spans and (run := self._span_closer(text, base, i, stop, final)) != -2:
@@ -299,7 +304,7 @@ class Sieve:
     def _start_capture(self, base: int, tag: Tag) -> None:
         window = self._buffer.window
         start = tag.start
-        while start + base > self._emitted and window[start - 1] in IGNORABLE:
+        while start > 0 and start + base > self._emitted and window[start - 1] in IGNORABLE:
             start -= 1
         self._emit(base + start)
         absolute = Tag(
@@ -355,6 +360,3 @@ class Sieve:
                 self._events.append(recovered[end:])
             self._emitted = self._buffer.end
         self._pos = self._buffer.end
-
-
-__all__ = ["CLOSER_LENGTH", "Event", "Sieve"]

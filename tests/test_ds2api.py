@@ -309,6 +309,13 @@ def test_a_real_call_after_an_example_still_fires(prefix: str) -> None:
     check(DIALECT, prefix + REAL, Expected(prefix, None, [call("read_file", path="real.md")]))
 
 
+def test_a_call_leaves_no_trace_in_the_markdown_state() -> None:
+    """The block vanishes from the text: a fence right after it starts a line, as in ds2api."""
+    after = f"```\n{BLOCK}\n```\n"
+    text = f"Text\n{REAL}{after}"
+    check(DIALECT, text, Expected(f"Text\n{after}", None, [call("read_file", path="real.md")]))
+
+
 # ---------------------------------------------------------------- CDATA
 
 HERE_DOC = (

@@ -185,17 +185,21 @@ class Sieve:
             self._opaque = "-->"
             self._markdown.line_start = False
             return k + 4
-        self._markdown.line_start = False
         tag = scan_tag(text, k, final) if text[k] != "﹤" else None
-        if tag is None:
-            return k + 1
-        live = not tag.closing and (
-            tag.name == "invoke" or (tag.name == "tool_calls" and not tag.self_closing)
+        live = (
+            tag is not None
+            and not tag.closing
+            and (tag.name == "invoke" or (tag.name == "tool_calls" and not tag.self_closing))
         )
-        if not live:  # a tag that cannot begin a tool block is text
+        if not live:
+            self._markdown.line_start = False
+            if tag is None:
+                return k + 1
+            # a tag that cannot begin a tool block is text
             if self._spans and self._span_closer(text, base, tag.start, tag.end, final) == -1:
                 return _RESTART
             return tag.end
+        # a block that turns into calls leaves no trace in the Markdown state (as in ds2api)
         if self._spans:
             self._hold(base + tag.start)
         else:

@@ -6,6 +6,9 @@ and prose full of near-miss tags. The result is checked before anything is timed
 the means of one workload: time(64k) / time(8k) is about 8 for a linear sieve.
 
     pytest benchmarks/test_bench_ds2api.py --benchmark-group-by=group
+
+On a shared machine add ``--benchmark-timer=time.process_time``: wall time then mostly
+measures the other processes.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ _MARKUP_PAIR = re.compile(
     r"<(?:[a-z0-9_:-]+:)?([a-z0-9_\-.]+)\b[^>]*>(.*?)</(?:[a-z0-9_:-]+:)?([a-z0-9_\-.]+)>",
     re.IGNORECASE | re.DOTALL | re.ASCII,
 )
+_CLOSING_TAG = re.compile(r"</(?:[a-z0-9_:-]+:)?[a-z0-9_\-.]+>", re.IGNORECASE | re.ASCII)
 _MISSING = object()
 
 
@@ -144,7 +145,10 @@ def xml_fragment_value(fragment: str) -> Any:
     events, ok = _xml_events(trimmed)
     if not ok:
         return _MISSING
-    value, _ = _node_value(events, 1)
+    try:
+        value, _ = _node_value(events, 1)
+    except RecursionError:
+        return _MISSING  # nested deeper than Python's stack: not a parameter value
     return value
 
 
@@ -323,8 +327,13 @@ def _structured_input(raw: str) -> dict[str, Any]:
 
 
 def _markup_pairs(text: str) -> dict[str, Any]:
+    """``<key>value</key>`` pairs (ds2api ``parseMarkupKVObject``)."""
+    text = go_trim(text)
     out: dict[str, Any] = {}
-    for match in _MARKUP_PAIR.finditer(go_trim(text)):
+    # A pair ends with a closing tag: searching beyond the last one could only fail, and a
+    # backtracking engine (unlike Go's) would pay for each failure with a scan to the end.
+    end = max((match.end() for match in _CLOSING_TAG.finditer(text)), default=0)
+    for match in _MARKUP_PAIR.finditer(text, 0, end):
         key, inner, end_key = go_trim(match.group(1)), match.group(2), go_trim(match.group(3))
         if key and key.lower() == end_key.lower():
             value = _markup_value(inner)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .chars import GO_SPACE, IGNORABLE, ascii_at, go_trim
@@ -159,22 +159,90 @@ def _attributes(raw: str) -> dict[str, str]:
 
 
 def _element_blocks(text: str, name: str) -> list[tuple[str, str]]:
-    """``(attributes, body)`` of each depth-matched ``<name …>…</name>`` outside CDATA."""
+    """``(attributes, body)`` of each depth-matched ``<name …>…</name>`` outside CDATA.
+
+    Start tags are taken in order; one without a matching end tag is skipped and the search
+    goes on inside it (ds2api ``findXMLElementBlocks``). Matching ends are found for all of
+    them in one pass (next lower nesting depth), so that a body full of unmatched start tags
+    costs linear time, not a scan to the end per start tag. (Unlike ds2api, a start tag
+    written inside a closing tag's attributes, ``</invoke x="<invoke">``, is not seen.)
+    """
+    tags = _literal_tags(text, name)
+    depth = 0
+    depths: list[int] = []
+    for tag in tags:
+        if tag.closing and not tag.barrier:
+            depth -= 1
+        elif not tag.closing and not tag.self_closing:
+            depth += 1
+        depths.append(depth)
+    match: list[int] = [-1] * len(tags)  # the tag that ends the element opened at k
+    lower: list[int] = []  # stack of later tags with increasing depth
+    barrier = -1  # the nearest later tag that depth matching cannot cross
+    for k in range(len(tags) - 1, -1, -1):
+        while lower and depths[lower[-1]] >= depths[k]:
+            lower.pop()
+        if lower and (barrier < 0 or lower[-1] < barrier):
+            match[k] = lower[-1]
+        lower.append(k)
+        if tags[k].barrier:
+            barrier = k
     blocks: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(text):
-        found = _start_tag(text, name, pos)
-        if found is None:
-            break
-        body_start, attributes = found
-        close = _matching_end(text, name, body_start)
-        if close is None:
-            pos = body_start
+    k = 0
+    while k < len(tags):
+        tag = tags[k]
+        if tag.closing or match[k] < 0:
+            k += 1
             continue
-        close_start, close_end = close
-        blocks.append((attributes, text[body_start:close_start]))
-        pos = close_end
+        blocks.append((tag.attributes, text[tag.end : tags[match[k]].start]))
+        k = match[k] + 1
     return blocks
+
+
+@dataclass(frozen=True, slots=True)
+class _LiteralTag:
+    closing: bool
+    start: int
+    end: int
+    attributes: str = ""
+    self_closing: bool = False
+    barrier: bool = False  # a tag without an end, or a section that never closes
+
+
+def _literal_tags(text: str, name: str) -> list[_LiteralTag]:
+    """The literal ``<name`` and ``</name`` tags outside CDATA and comments, in order, up to
+    where ds2api's start-tag search would give up."""
+    tags: list[_LiteralTag] = []
+    i = 0
+    while (found := _TAG_START.search(text, i)) is not None:
+        j = found.start()
+        after = skip_opaque(text, j)
+        if after < 0:
+            tags.append(_LiteralTag(True, j, j, barrier=True))
+            break
+        if after > j:
+            i = after
+            continue
+        name_end = _literal(text, j, "</" + name)
+        if name_end >= 0:
+            end = _tag_end(text, name_end)
+            tags.append(
+                _LiteralTag(True, j, j, barrier=True) if end < 0 else _LiteralTag(True, j, end + 1)
+            )
+            i = j + 1 if end < 0 else end + 1
+            continue
+        name_end = _literal(text, j, "<" + name)
+        if name_end >= 0:
+            end = _tag_end(text, name_end)
+            if end < 0:
+                tags.append(_LiteralTag(True, j, j, barrier=True))
+                break
+            self_closing = _self_closing(text, end)
+            tags.append(_LiteralTag(False, j, end + 1, text[name_end:end], self_closing))
+            i = end + 1
+            continue
+        i = j + 1
+    return tags
 
 
 def _literal(text: str, i: int, word: str) -> int:
@@ -190,53 +258,6 @@ def _literal(text: str, i: int, word: str) -> int:
 
 def _tag_end(text: str, i: int) -> int:
     return Window(text, i, True, limit=len(text)).tag_end(i, stop_at_lt=False)
-
-
-def _start_tag(text: str, name: str, i: int) -> tuple[int, str] | None:
-    while (match := _TAG_START.search(text, i)) is not None:
-        j = match.start()
-        after = skip_opaque(text, j)
-        if after < 0:
-            return None
-        if after > j:
-            i = after
-            continue
-        name_end = _literal(text, j, "<" + name)
-        if name_end >= 0:
-            end = _tag_end(text, name_end)
-            return None if end < 0 else (end + 1, text[name_end:end])
-        i = j + 1
-    return None
-
-
-def _matching_end(text: str, name: str, i: int) -> tuple[int, int] | None:
-    depth = 1
-    while (match := _TAG_START.search(text, i)) is not None:
-        j = match.start()
-        after = skip_opaque(text, j)
-        if after < 0:
-            return None
-        if after > j:
-            i = after
-            continue
-        for closing, word in ((True, "</" + name), (False, "<" + name)):
-            name_end = _literal(text, j, word)
-            if name_end < 0:
-                continue
-            end = _tag_end(text, name_end)
-            if end < 0:
-                return None
-            if closing:
-                depth -= 1
-                if depth == 0:
-                    return j, end + 1
-            elif not _self_closing(text, end):
-                depth += 1
-            i = end + 1
-            break
-        else:
-            i = j + 1
-    return None
 
 
 def _self_closing(text: str, end: int) -> bool:

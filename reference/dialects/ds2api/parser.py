@@ -60,7 +60,11 @@ class Ds2apiToolParser(ToolParser):
 
 
 class Ds2apiResponseParser(ResponseParser):
-    """One response in the ds2api dialect: plain text and whole tool calls."""
+    """One response in the ds2api dialect: plain text and whole tool calls.
+
+    There is no reasoning channel: ds2api receives DeepSeek's thinking separately from the
+    text it sieves, so the dialect registers no reasoning parser.
+    """
 
     def __init__(
         self,

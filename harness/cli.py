@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import dialects, parse
+from .commands import dialects, parse, tokenizers
 from .errors import UsageError
 
-_COMMANDS = (parse, dialects)
+_COMMANDS = (parse, dialects, tokenizers)
 
 
 def build_parser() -> argparse.ArgumentParser:

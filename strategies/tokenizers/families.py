@@ -36,7 +36,7 @@ from .wheels import (
 )
 
 #: Bump when a conversion changes, so that stale cached conversions are not reused.
-_CONVERSION_VERSION = "1"
+_CONVERSION_VERSION = "2"
 
 
 @dataclass(frozen=True)

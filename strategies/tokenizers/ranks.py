@@ -179,8 +179,17 @@ def bpe_tokenizer(
 
 
 def _with_added_at_ids(tokenizer: Tokenizer, added: Iterable[Added]) -> Tokenizer:
-    """Insert added tokens at their exact ids (``add_tokens`` would number them itself)."""
+    """Insert added tokens at their exact ids.
+
+    ``tokenizers`` numbers a new added token after the model's vocabulary unless its content
+    is already in the vocabulary, so each one is also entered there with its id. The BPE
+    never produces them: added tokens are matched before pre-tokenization.
+    """
     document = json.loads(tokenizer.to_str())
+    tokens = sorted(added, key=lambda token: token.id)
+    vocab = document["model"]["vocab"]
+    for token in tokens:
+        vocab[token.content] = token.id
     document["added_tokens"] = [
         {
             "id": token.id,
@@ -191,6 +200,6 @@ def _with_added_at_ids(tokenizer: Tokenizer, added: Iterable[Added]) -> Tokenize
             "normalized": False,
             "special": token.special,
         }
-        for token in sorted(added, key=lambda token: token.id)
+        for token in tokens
     ]
     return Tokenizer.from_str(json.dumps(document))

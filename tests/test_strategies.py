@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import InvalidArgument, NoSuchExample
 from toolconform.reference import get_dialect
 from toolconform.strategies.responses import near_misses
 
@@ -108,20 +108,40 @@ def test_every_renderer_is_the_inverse_of_its_dialects_complete_parse(dialect: s
     parses_back()
 
 
-def test_responses_can_call_tools_in_reasoning_and_unknown_tools() -> None:
-    case = find(
-        tc.round_trips("qwen3"),
-        lambda c: (
-            bool(c.response.reasoning_calls)
-            and any(
-                call.name not in c.request.allowed_tool_names() for call in c.response.all_calls
-            )
-        ),
-        settings=settings(max_examples=5000),
+TOOLS = [
+    {"type": "function", "function": {"name": "get_weather", "parameters": {}}},
+    {"type": "function", "function": {"name": "search", "parameters": {}}},
+]
+
+
+def test_responses_can_call_tools_inside_reasoning_and_after_it() -> None:
+    response = find(
+        tc.responses("qwen3", TOOLS),
+        lambda r: bool(r.reasoning_calls and r.calls and r.content_tail),
     )
-    assert "<think>" in case.text and "<tool_call>" in case.text
-    kept = {name for name, _ in case.expected.calls}
-    assert kept <= case.request.allowed_tool_names()
+    assert len(response.reasoning_calls) == len(response.calls) == 1
+
+
+def test_tool_calls_include_unknown_names_unless_told_not_to() -> None:
+    known = {"get_weather", "search"}
+    assert find(tc.tool_calls(TOOLS), lambda call: call.name not in known).name not in known
+    with pytest.raises(NoSuchExample):
+        find(tc.tool_calls(TOOLS, unknown_names=False), lambda call: call.name not in known)
+
+
+def test_expected_result_drops_unknown_names_and_joins_the_channels() -> None:
+    call = tc.Call("get_weather", {"city": "東京"})
+    response = tc.Response("plan", (tc.Call("nope", {}),), " more", "Hi", (call,), " bye")
+    case = tc.RoundTrip("qwen3", TOOLS, response)
+    assert case.text == (
+        '<think>plan<tool_call>\n{"name": "nope", "arguments": {}}\n</tool_call> more'
+        '</think>Hi<tool_call>\n{"name": "get_weather", "arguments": {"city": "東京"}}'
+        "\n</tool_call> bye"
+    )
+    assert case.expected == tc.ExpectedResult(
+        "Hi bye", "plan more", [("get_weather", {"city": "東京"})]
+    )
+    assert tc.as_result(tc.stream_parse("qwen3", [case.text], case.request)) == case.expected
 
 
 def test_near_misses_never_equal_the_tag() -> None:

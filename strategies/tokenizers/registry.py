@@ -213,6 +213,7 @@ def _converted(
                 "w", dir=directory, suffix=".tmp", delete=False
             ) as out:
                 out.write(tokenizer.to_str())
+            os.chmod(out.name, 0o644)  # a cache others may read, like the wheels beside it
             os.replace(out.name, path)
         return tokenizer
 

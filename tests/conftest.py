@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from hypothesis import settings
+
 from toolconform.strategies import register_profiles
 
 register_profiles()

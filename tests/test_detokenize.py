@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("tokenizers")
 
 from tokenizers.decoders import DecodeStream
+
 from toolconform.strategies.tokenizers import (
     StreamDecoder,
     encode,

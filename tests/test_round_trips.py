@@ -12,6 +12,7 @@ import unicodedata
 import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
+
 from toolconform.reference import dialect_names, get_dialect
 from toolconform.strategies import (
     RoundTrip,

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument, NoSuchExample
-from toolconform.reference import get_dialect
-from toolconform.strategies.responses import near_misses
 
 from toolconform import strategies as tc
+from toolconform.reference import get_dialect
+from toolconform.strategies.responses import near_misses
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ automatically through their ``tokenizer_families``.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.reference import dialect_names, get_dialect
 
 DIALECT_FAMILIES = [
@@ -31,7 +32,19 @@ def test_declared_prefixes_equal_the_tokenizers(dialect: str, family: str) -> No
     derived = {
         tag: chunk_end_prefixes(load(family), tag, skip_special_tokens=skip) for tag in declared
     }
-    assert declared == derived
+    # A tag declared cuttable after every character (ds2api's drift-tolerant shells) is held
+    # whatever the tokenizer does: it must cover the derived prefixes. Every other tag must
+    # declare exactly the tokenizer's prefixes, no speculative ones (seed 000).
+    anywhere = {tag for tag, prefixes in declared.items() if set(prefixes) == _every_prefix(tag)}
+    for tag in anywhere:
+        assert set(derived[tag]) <= set(declared[tag]), tag
+    assert {t: p for t, p in declared.items() if t not in anywhere} == {
+        t: p for t, p in derived.items() if t not in anywhere
+    }
+
+
+def _every_prefix(tag: str) -> set[str]:
+    return {tag[:end] for end in range(1, len(tag))}
 
 
 def test_every_tokenizer_family_of_a_dialect_is_registered() -> None:

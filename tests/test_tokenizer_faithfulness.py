@@ -19,6 +19,7 @@ pytest.importorskip("tokenizers")
 tiktoken = pytest.importorskip("tiktoken")
 
 from tokenizers import Tokenizer  # noqa: E402
+
 from toolconform.strategies.tokenizers import (  # noqa: E402
     chunk_end_prefixes,
     encode,

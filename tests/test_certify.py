@@ -47,7 +47,7 @@ def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
     healthy = CASES["qwen3/valid/stray-think-close-in-content"]
     results = []
     for spec, status in ((f"{BUG}:hangs_uninterruptibly", "timeout"), (f"{BUG}:dies", "crash")):
-        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=3, robustness=False)
+        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=5, robustness=False)
         got = []
         run_cases([hanging, healthy], config, got.append)
         by_case = {result.case: result for result in got}

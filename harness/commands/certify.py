@@ -217,7 +217,17 @@ def run(args: argparse.Namespace) -> int:
         write_expectations(
             args.expectations,
             meta,
-            ((f.case, f.check, f.message[:200]) for f in report.failures if f.level != "may"),
+            # Generated cases change with the Hypothesis version: they are listed as one
+            # blanket entry per dialect and check, which must still match some failure.
+            (
+                (
+                    f"generated/{f.dialect}/*" if f.case.startswith("generated/") else f.case,
+                    f.check,
+                    f.message[:200],
+                )
+                for f in report.failures
+                if f.level != "may"
+            ),
             expectations,
         )
         console.print(f"expectations written to {args.expectations}")

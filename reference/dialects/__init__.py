@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401
     deepseek_v3,
+    ds2api,
     dsml,
     glm,
     gpt_oss,

@@ -88,7 +88,15 @@ class Renderer:
 
 
 _RENDERERS: dict[str, Renderer] = {}
-_MODULES = ("hermes", "internlm", "llama3", "deepseek_r1")
+_MODULES = (
+    "hermes",
+    "internlm",
+    "llama3",
+    "deepseek_r1",
+    "qwen3_coder",
+    "glm",
+    "minimax_m2",
+)
 
 
 def register(renderer: Renderer) -> Renderer:

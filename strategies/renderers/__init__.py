@@ -96,6 +96,9 @@ _MODULES = (
     "qwen3_coder",
     "glm",
     "minimax_m2",
+    "dsml",
+    "deepseek_v3",
+    "kimi_k2",
 )
 
 

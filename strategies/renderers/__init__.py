@@ -99,6 +99,8 @@ _MODULES = (
     "dsml",
     "deepseek_v3",
     "kimi_k2",
+    "mistral",
+    "gpt_oss",
 )
 
 

@@ -101,6 +101,7 @@ _MODULES = (
     "kimi_k2",
     "mistral",
     "gpt_oss",
+    "ds2api",
 )
 
 

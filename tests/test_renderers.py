@@ -117,6 +117,13 @@ def test_ds2api_refuses_strings_it_would_type(value: str) -> None:
     assert tc.get_renderer("ds2api").fit_call(tc.Call("f", {"note": value}), None) is None
 
 
+@pytest.mark.parametrize("value", ["```json", "~~~\nx", "a\n  ```"])
+def test_ds2api_refuses_strings_that_open_a_code_fence(value: str) -> None:
+    # The CDATA closer then lies inside the fence: the section does not end there.
+    assert arguments_read_back("ds2api", {"note": value}) != {"note": value}
+    assert tc.get_renderer("ds2api").fit_call(tc.Call("f", {"note": value}), None) is None
+
+
 @pytest.mark.parametrize(
     "arguments",
     [{"note": "a, b"}, {"note": "<b>bold</b> & more"}, {"n": 2**53}, {"o": {"a": "<x>"}}],

@@ -7,7 +7,9 @@
 The layout is the one ds2api's documentation recommends (seed 003 §1): one wrapper for all
 the calls of a turn, indented invokes and parameters, string values in CDATA. Other values
 are JSON, in CDATA too when their text holds ``<``, ``>`` or ``&`` (outside CDATA a body is
-HTML-unescaped and read as markup when it looks like some).
+HTML-unescaped and read as markup when it looks like some). A value holding a code fence
+(```` ``` ```` or ``~~~``) is not drawn: ds2api skips a CDATA closer inside a fence the
+section opened, so the section would not end (as in ds2api's ``findToolCDATAEnd``).
 
 ds2api types values on purpose (seed 003 §3-4, docs/ds2api.md "Values"): a JSON literal
 becomes typed even in CDATA, comma-separated JSON values become an array, well-formed XML
@@ -106,8 +108,8 @@ def _is_noise(character: str) -> bool:
 
 def _string_carried(value: str) -> bool:
     """Whether ds2api reads this CDATA text back as the same string."""
-    if "]]" in value:
-        return False  # it would end the CDATA section (or make the end ambiguous)
+    if "]]" in value or _has_fence(value):
+        return False  # it would end the CDATA section early, or hide its end
     stripped = value.strip()
     if _is_json(stripped) or stripped[:1] in ('"', "[", "{"):
         return False  # a JSON literal (repairs included) would be typed
@@ -123,7 +125,15 @@ def _json_carried(key: str, value: Any) -> bool:
     if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("item", key):
         return False  # an array in disguise
     text = json.dumps(value, ensure_ascii=False)
-    return not any(closer in text for closer in _CDATA_CLOSERS) and _exact_numbers(value)
+    if any(closer in text for closer in _CDATA_CLOSERS) or _has_fence(text):
+        return False
+    return _exact_numbers(value)
+
+
+def _has_fence(text: str) -> bool:
+    """A code fence marker: ds2api skips a CDATA closer inside a fence the value opened
+    (even on the fence's own line), so the section would not end."""
+    return "```" in text or "~~~" in text
 
 
 def _exact_numbers(value: Any) -> bool:

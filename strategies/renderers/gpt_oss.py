@@ -13,8 +13,8 @@ reasoning may go on after calls (another ``analysis`` message) and content after
 (a ``final`` one). Empty bodies are not written.
 
 The recipient stands where gpt-oss writes it, after the channel (``recipient-in-channel``:
-``<|channel|>commentary to=functions.f <|constrain|>json<|message|>``), or where Harmony's
-own renderer puts it, in the role header (``recipient-in-header``:
+``<|channel|>commentary to=functions.f <|constrain|>json<|message|>``), or in the role
+header, which Harmony also allows and llama.cpp's parser reads too (``recipient-in-header``:
 `` to=functions.f<|channel|>commentary json<|message|>``). Arguments are JSON; a value whose
 text holds a Harmony marker (a special token that ends any body) is not carried.
 """

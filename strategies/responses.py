@@ -106,8 +106,10 @@ def responses(
 ) -> st.SearchStrategy[Response]:
     """Responses that ``dialect``'s renderer can write, calling ``tools`` (and unknown ones).
 
-    Only the features the renderer ``supports`` are drawn; free text never contains one of
-    the dialect's protocol tags, but argument strings may (parsers must carry them through).
+    Only the features the renderer ``supports`` are drawn, and only calls, text and
+    responses the format carries (the renderer's ``fit_call``, ``fit_text`` and
+    ``carries``); free text never contains one of the dialect's protocol tags, but argument
+    strings may (parsers must carry them through).
     ``responses("qwen3", tools)`` → ``Response(reasoning='\\n東京', content='',
     calls=(Call('get_weather', {'city': '</tool_call>'}),))``.
     """
@@ -120,6 +122,7 @@ def responses(
         MULTIPLE_CALLS,
         REASONING,
         REASONING_CALLS,
+        REASONING_TAIL,
         get_renderer,
     )
 
@@ -129,13 +132,19 @@ def responses(
     tags = tuple(get_dialect(dialect).protocol_tags())
     look_alikes = tuple(lookalike for tag in tags for lookalike in near_misses(tag))
     supports = renderer.supports
-    free = texts(avoid=tags, look_alikes=look_alikes)
+    free = texts(avoid=tags, look_alikes=look_alikes).map(renderer.fit_text)
     nothing = st.just("")
     per_block = max_calls if MULTIPLE_CALLS in supports else min(max_calls, 1)
-    call_lists = st.lists(
-        tool_calls(tools, unknown_names=unknown_names, look_alikes=look_alikes),
-        max_size=per_block,
-    ).map(tuple)
+    parameters = {
+        tool.get("function", tool)["name"]: tool.get("function", tool).get("parameters") or {}
+        for tool in tools
+    }
+    carried_calls = (
+        tool_calls(tools, unknown_names=unknown_names, look_alikes=look_alikes)
+        .map(lambda call: renderer.fit_call(call, parameters.get(call.name)))
+        .filter(lambda call: call is not None)
+    )
+    call_lists = st.lists(carried_calls, max_size=per_block).map(tuple)
     no_calls = st.just(())
 
     @st.composite
@@ -143,7 +152,7 @@ def responses(
         reasoning = draw(st.none() | free) if REASONING in supports else None
         with_reasoning_calls = reasoning is not None and REASONING_CALLS in supports
         reasoning_calls = draw(call_lists if with_reasoning_calls else no_calls)
-        reasoning_tail = draw(free if reasoning_calls else nothing)
+        reasoning_tail = draw(free if reasoning_calls and REASONING_TAIL in supports else nothing)
         content = draw(free)
         calls = draw(call_lists if CALLS in supports else no_calls)
         content_tail = draw(free if calls and CONTENT_TAIL in supports else nothing)
@@ -155,7 +164,7 @@ def responses(
             joined.append(response.reasoning + response.reasoning_tail)
         return not any(tag in text for tag in tags for text in joined)
 
-    return draw_response().filter(no_tag_across_free_text)
+    return draw_response().filter(no_tag_across_free_text).filter(renderer.carries)
 
 
 def near_misses(tag: str) -> tuple[str, ...]:

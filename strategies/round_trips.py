@@ -24,16 +24,20 @@ from .values import tools as tool_lists
 
 @dataclass(frozen=True)
 class RoundTrip:
-    """One generated case: the tools offered, the response, and what follows from them."""
+    """One generated case: the tools offered, the response, and what follows from them.
+
+    ``variant`` is the layout the renderer writes (``None``: its default).
+    """
 
     dialect: str
     tools: list[dict[str, Any]]
     response: Response
+    variant: str | None = None
 
     @cached_property
     def text(self) -> str:
         """The model output."""
-        return get_renderer(self.dialect).render(self.response)
+        return get_renderer(self.dialect).render(self.response, self.variant)
 
     @cached_property
     def request(self) -> Request:
@@ -53,10 +57,15 @@ def round_trips(dialect: str, *, max_calls: int = 3) -> st.SearchStrategy[RoundT
     ``round_trips("qwen3").example().text`` → ``'<think>東京</think><tool_call>\\n{"name":
     "f", "arguments": {"a": 1}}\\n</tool_call>'``.
     """
-    get_renderer(dialect)  # validate eagerly: one precise error for an unrendered dialect
+    renderer = get_renderer(dialect)  # validate eagerly: one precise error if unrendered
+    variants = st.sampled_from(renderer.variants) if renderer.variants else st.none()
     return tool_lists().flatmap(
-        lambda tools: responses(dialect, tools, max_calls=max_calls).map(
-            lambda response: RoundTrip(dialect, tools, response)
+        lambda tools: st.builds(
+            RoundTrip,
+            st.just(dialect),
+            st.just(tools),
+            responses(dialect, tools, max_calls=max_calls),
+            variants,
         )
     )
 

@@ -5,6 +5,12 @@ content and calls of a ``Response`` with the dialect's protocol text, following 
 template conventions of the models that speak it, and ``request(response, tools)`` gives
 the chat request that makes the parser read it that way (tools, thinking flag).
 
+Not every value survives every format: an XML-like format types bare text by the tool's
+schema (``"3"`` comes back as ``3`` where integers are allowed), a value may not contain the
+tag that ends it, a layout may eat surrounding whitespace. ``fit_call``, ``fit_text`` and
+``carries`` keep the drawn responses to what the format carries, so the response stays the
+oracle. A format with several layouts that parse alike lists them in ``variants``.
+
 Adding a renderer for a new dialect is one module in this package:
 
 1. create ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets
@@ -18,19 +24,24 @@ The round-trip tests then cover the dialect with every tokenizer family it decla
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from hypothesis.errors import InvalidArgument
 
 from ...reference import Request
-from ..responses import Response
+from ..responses import Call, Response
 
 #: What a response may contain, as a renderer declares it.
 REASONING = "reasoning"  # a reasoning channel
 CALLS = "calls"  # tool calls after the content
 MULTIPLE_CALLS = "multiple_calls"  # more than one call in a row
 REASONING_CALLS = "reasoning_calls"  # tool blocks inside reasoning
+REASONING_TAIL = "reasoning_tail"  # reasoning that goes on after those blocks
 CONTENT_TAIL = "content_tail"  # text after the tool blocks
+
+#: What the response parsers drop between two consecutive tool blocks (seed 000).
+BLOCK_SEPARATORS = "\r\n"
 
 
 class Renderer:
@@ -40,9 +51,12 @@ class Renderer:
     dialect: ClassVar[str]
     #: The response features this dialect can express (see the constants above).
     supports: ClassVar[frozenset[str]] = frozenset()
+    #: Alternative layouts of the format that the parser reads alike (Mistral's array and
+    #: ``NAME[ARGS]`` forms); the first is the default. Empty: one layout.
+    variants: ClassVar[tuple[str, ...]] = ()
 
-    def render(self, response: Response) -> str:
-        """The model output text for ``response``."""
+    def render(self, response: Response, variant: str | None = None) -> str:
+        """The model output text for ``response``, in ``variant`` (default: the first)."""
         raise NotImplementedError
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
@@ -53,9 +67,42 @@ class Renderer:
         """
         return Request(tools=tools, thinking=False if response.reasoning is None else None)
 
+    def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
+        """``call`` as this format can carry it, or ``None`` when it cannot.
+
+        ``parameters`` is the called tool's parameters schema (``None``: a tool the request
+        does not offer). The result is the call itself, or the call with values the layout
+        would change normalized (MiniMax strips a value's surrounding whitespace); ``None``
+        makes the strategy draw another call. By default every call is carried.
+        """
+        return call
+
+    def fit_text(self, text: str) -> str:
+        """Free text as this format carries it around its blocks (by default unchanged)."""
+        return text
+
+    def carries(self, response: Response) -> bool:
+        """Whether the format reads ``response`` back as written, where no single call or
+        text decides it (``False`` makes the strategy draw another). By default, always."""
+        return True
+
 
 _RENDERERS: dict[str, Renderer] = {}
-_MODULES = ("hermes", "internlm", "llama3", "deepseek_r1")
+_MODULES = (
+    "hermes",
+    "internlm",
+    "llama3",
+    "deepseek_r1",
+    "qwen3_coder",
+    "glm",
+    "minimax_m2",
+    "dsml",
+    "deepseek_v3",
+    "kimi_k2",
+    "mistral",
+    "gpt_oss",
+    "ds2api",
+)
 
 
 def register(renderer: Renderer) -> Renderer:
@@ -89,6 +136,13 @@ def get_renderer(dialect: str) -> Renderer:
         ) from None
 
 
-def render(dialect: str, response: Response) -> str:
-    """``response`` as a model of ``dialect`` writes it."""
-    return get_renderer(dialect).render(response)
+def render(dialect: str, response: Response, variant: str | None = None) -> str:
+    """``response`` as a model of ``dialect`` writes it, in one of the renderer's
+    ``variants`` (default: the first)."""
+    renderer = get_renderer(dialect)
+    if variant is not None and variant not in renderer.variants:
+        known = ", ".join(renderer.variants) or "none"
+        raise InvalidArgument(
+            f"variant={variant!r} is not a layout of {dialect!r}; its variants: {known}"
+        )
+    return renderer.render(response, variant)

@@ -11,7 +11,7 @@ class DeepSeekR1Renderer(Renderer):
     dialect = "deepseek_r1"
     supports = frozenset({REASONING})
 
-    def render(self, response: Response) -> str:
+    def render(self, response: Response, variant: str | None = None) -> str:
         if response.reasoning is None:
             return response.content
         return response.reasoning + "</think>" + response.content

@@ -7,7 +7,16 @@ itself) and may call tools while reasoning; Qwen2.5 has no reasoning.
 from __future__ import annotations
 
 from ..responses import Call, Response
-from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, REASONING_CALLS, Renderer, register
+from . import (
+    CALLS,
+    CONTENT_TAIL,
+    MULTIPLE_CALLS,
+    REASONING,
+    REASONING_CALLS,
+    REASONING_TAIL,
+    Renderer,
+    register,
+)
 from .json_blocks import blocks
 
 
@@ -19,15 +28,17 @@ class Qwen25Renderer(Renderer):
     dialect = "qwen25"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
-    def render(self, response: Response) -> str:
+    def render(self, response: Response, variant: str | None = None) -> str:
         return response.content + _hermes_blocks(response.calls) + response.content_tail
 
 
 class Qwen3Renderer(Renderer):
     dialect = "qwen3"
-    supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+    supports = frozenset(
+        {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
+    )
 
-    def render(self, response: Response) -> str:
+    def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
         if response.reasoning is not None:
             reasoning = (

@@ -11,7 +11,7 @@ class InternLMRenderer(Renderer):
     dialect = "internlm"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
-    def render(self, response: Response) -> str:
+    def render(self, response: Response, variant: str | None = None) -> str:
         calls = blocks(
             response.calls, "<|action_start|><|plugin|>\n", "<|action_end|>", "parameters"
         )

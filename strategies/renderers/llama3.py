@@ -15,7 +15,7 @@ class Llama3JsonRenderer(Renderer):
     dialect = "llama3_json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
-    def render(self, response: Response) -> str:
+    def render(self, response: Response, variant: str | None = None) -> str:
         calls = blocks(response.calls, "<|python_tag|>", "", "parameters")
         return response.content + calls + response.content_tail
 

@@ -1,0 +1,105 @@
+"""DeepSeek V3.2 and V4: DSML blocks opened by a blank line, values that say their type.
+
+``render("deepseek_v4", Response(calls=(Call("f", {"a": 1}),)))`` →
+``'\\n\\n<｜DSML｜tool_calls>\\n<｜DSML｜invoke name="f">\\n<｜DSML｜parameter name="a"
+string="false">1</｜DSML｜parameter>\\n</｜DSML｜invoke>\\n</｜DSML｜tool_calls>'``.
+
+As DeepSeek's encoders (``encoding_dsv32.py``, ``encoding_dsv4.py``) write an assistant
+turn: ``"\\n\\n<｜DSML｜function_calls>\\n"`` (``tool_calls`` for V4), the invokes joined by
+newlines, each ``<｜DSML｜invoke name="N">\\n`` + parameters joined by newlines +
+``\\n</｜DSML｜invoke>``, then ``"\\n</｜DSML｜function_calls>"``. A string value is written
+as is with ``string="true"``, anything else as JSON with ``string="false"``; no schema is
+read, so every value is carried unless its text holds a DSML tag that ends a value.
+
+Reasoning follows the request's thinking flag: the template opens ``<think>`` in thinking
+mode, the model closes it; a block inside reasoning leaves the model reasoning.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...reference import Request
+from ..responses import Call, Response
+from . import (
+    CALLS,
+    CONTENT_TAIL,
+    MULTIPLE_CALLS,
+    REASONING,
+    REASONING_CALLS,
+    REASONING_TAIL,
+    Renderer,
+    register,
+)
+
+DSML = "｜DSML｜"
+
+
+def _parameter(key: str, value: Any) -> str:
+    if isinstance(value, str):
+        kind, text = "true", value
+    else:
+        kind, text = "false", json.dumps(value, ensure_ascii=False)
+    return f'<{DSML}parameter name="{key}" string="{kind}">{text}</{DSML}parameter>'
+
+
+def _invoke(call: Call) -> str:
+    parameters = "\n".join(_parameter(key, value) for key, value in call.arguments.items())
+    return f'<{DSML}invoke name="{call.name}">\n{parameters}\n</{DSML}invoke>'
+
+
+class DeepSeekV4Renderer(Renderer):
+    dialect = "deepseek_v4"
+    supports = frozenset(
+        {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
+    )
+    #: The block's tag name.
+    block_name: ClassVar[str] = "tool_calls"
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        reasoning = ""
+        if response.reasoning is not None:
+            reasoning = (
+                response.reasoning
+                + self.block(response.reasoning_calls)
+                + response.reasoning_tail
+                + "</think>"
+            )
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
+
+    def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
+        """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""
+        return Request(tools=tools, thinking=response.reasoning is not None)
+
+    def block(self, calls: Sequence[Call]) -> str:
+        """All the calls in one block, blank line first ("" for none)."""
+        if not calls:
+            return ""
+        invokes = "\n".join(map(_invoke, calls))
+        return f"\n\n<{DSML}{self.block_name}>\n{invokes}\n</{DSML}{self.block_name}>"
+
+    def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
+        """Every value, as long as its text holds no tag that ends a value."""
+        ends = (
+            f"</{DSML}parameter>",
+            f"<{DSML}parameter",
+            f"</{DSML}invoke>",
+            f"<{DSML}invoke",
+            f"</{DSML}{self.block_name}>",
+        )
+        for value in call.arguments.values():
+            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            if any(end in text for end in ends):
+                return None
+        return call
+
+
+class DeepSeekV32Renderer(DeepSeekV4Renderer):
+    dialect = "deepseek_v32"
+    block_name = "function_calls"
+
+
+register(DeepSeekV32Renderer())
+register(DeepSeekV4Renderer())

@@ -1,0 +1,91 @@
+"""Qwen3-Coder and Qwen3.5 / 3.6: XML-like calls, one ``<tool_call>`` block per call.
+
+``render("qwen3_coder", Response(calls=(Call("f", {"a": 1}),)))`` →
+``'<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>'``.
+
+The layout is the chat template's: ``<function=NAME>``, then per argument
+``<parameter=KEY>\\nVALUE\\n</parameter>``, every tag on its own line; the newline after
+``<parameter=KEY>`` and the one before ``</parameter>`` are layout, not value. Consecutive
+blocks are separated by a newline (the template's, dropped by the parser). Values are
+typed by the tool's schema (``typed_values``); a string ending in ``\\r`` is not carried,
+since the layout newline after it would make a ``\\r\\n`` that the parser strips whole.
+
+Qwen3.5's template ends the prompt inside ``<think>``: the model writes its reasoning, may
+call tools in it (reasoning goes on after the block), and closes it with ``</think>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..responses import Call, Response
+from . import (
+    CALLS,
+    CONTENT_TAIL,
+    MULTIPLE_CALLS,
+    REASONING,
+    REASONING_CALLS,
+    REASONING_TAIL,
+    Renderer,
+    register,
+)
+from .typed_values import fit_typed_call, value_text
+
+#: What ends a value in this format, so no value may contain it.
+VALUE_END_TAGS = ("</parameter>", "<parameter=", "</function>", "</tool_call>")
+
+
+def _block(call: Call) -> str:
+    parameters = "".join(
+        f"<parameter={key}>\n{value_text(value)}\n</parameter>\n"
+        for key, value in call.arguments.items()
+    )
+    return f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>"
+
+
+def blocks(calls: Iterable[Call]) -> str:
+    """One block per call, consecutive blocks separated by a newline."""
+    return "\n".join(_block(call) for call in calls)
+
+
+def _without_trailing_carriage_return(value: str) -> str | None:
+    return None if value.endswith("\r") else value
+
+
+class Qwen3CoderRenderer(Renderer):
+    dialect = "qwen3_coder"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        return response.content + blocks(response.calls) + response.content_tail
+
+    def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
+        return fit_typed_call(
+            call,
+            parameters,
+            value_end_tags=VALUE_END_TAGS,
+            fit_string=_without_trailing_carriage_return,
+        )
+
+
+class Qwen35Renderer(Qwen3CoderRenderer):
+    dialect = "qwen35"
+    supports = frozenset(
+        {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
+    )
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        reasoning = ""
+        if response.reasoning is not None:
+            reasoning = (
+                response.reasoning
+                + blocks(response.reasoning_calls)
+                + response.reasoning_tail
+                + "</think>"
+            )
+        return reasoning + super().render(response)
+
+
+register(Qwen3CoderRenderer())
+register(Qwen35Renderer())

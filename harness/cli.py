@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import certify, corpus, dialects, parse
+from .commands import certify, corpus, dialects, fuzz, parse
 from .errors import UsageError
 
-_COMMANDS = (certify, parse, corpus, dialects)
+_COMMANDS = (certify, parse, corpus, dialects, fuzz)
 
 
 def build_parser() -> argparse.ArgumentParser:

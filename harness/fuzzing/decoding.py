@@ -19,11 +19,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from ...reference import get_dialect
 from ...strategies.chunking import cut, tag_aligned_boundaries
-from ..corpus_build import corpus_root
 from .families import DRIFT
 from .provider import Provider, provider_for
 from .shells import KNOWN_NAMES, NAMES, shells_for
@@ -82,7 +82,11 @@ class FuzzInput:
     #: Whether the linear-time oracle applies: the input asks for it and has a repetition
     #: long enough to measure.
     scalable: bool = False
+    #: The pieces the text was built of, and the calls each well-formed piece parses to.
     pieces: tuple[str, ...] = field(default=(), compare=False)
+    piece_calls: tuple[tuple[tuple[str, Any], ...], ...] = field(default=(), compare=False)
+    #: Which pieces are repetitions of the piece before them.
+    repeats: tuple[bool, ...] = field(default=(), compare=False)
 
     @property
     def text(self) -> str:
@@ -100,7 +104,7 @@ class FuzzInput:
 @cache
 def tool_objects() -> dict[str, dict[str, Any]]:
     """The corpus' tool definitions by name (what requests offer)."""
-    tools = corpus_root() / "tools"
+    tools = resources.files("toolconform.corpus") / "tools"
     return {
         name: json.loads((tools / f"{name}.json").read_text(encoding="utf-8"))
         for name in KNOWN_NAMES
@@ -261,6 +265,8 @@ def decode(
         expected_calls=tuple(expected) if clean else (),
         scalable=scalable and timed,
         pieces=tuple(pieces),
+        piece_calls=tuple(piece_calls),
+        repeats=tuple(repeats),
     )
 
 

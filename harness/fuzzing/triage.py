@@ -40,6 +40,9 @@ REPLAY_SECONDS = 60
 #: Allowed growth of time for the 8× size of a pathological case (the corpus convention).
 PATHOLOGICAL_MAX_RATIO = 24.0
 PLACEHOLDER = "@@"
+#: Triage judges time on repetitions this much longer than the minimal input's, so that a
+#: super-linear term shows clearly above the linear work.
+TRIAGE_SCALE = 4 * SCALE
 
 
 @dataclass
@@ -73,15 +76,17 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def replay(target: Target, data: bytes, attempts: int = 3) -> Finding | None:
-    """The oracle failure ``data`` causes, or ``None`` when it passes now. An input the
-    linear-time oracle judges is tried ``attempts`` times: a time measured on a busy
-    machine may hide a super-linear cost once."""
-    tries = attempts if target.decode(data).scalable else 1
-    for _ in range(tries):
+def replay(target: Target, data: bytes) -> Finding | None:
+    """The oracle failure ``data`` causes, or ``None`` when it passes now.
+
+    An input the linear-time oracle judges is tried again with longer repetitions: a cost
+    that grew too fast under the fuzzer's instrumentation may need more length to show
+    without it, and one measurement on a busy machine can hide it."""
+    scales = (SCALE, 2 * SCALE, 4 * SCALE) if target.decode(data).scalable else (SCALE,)
+    for scale in scales:
         try:
             with _time_limit(REPLAY_SECONDS):
-                target.test_one_input(data)
+                target.test_one_input(data, scale)
         except Finding as finding:
             return finding
     return None
@@ -105,7 +110,7 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
     index = _grown_piece(fuzz_input)
     if index is None:
         return
-    grown = _with_repetition(fuzz_input, index, SCALE)
+    grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
     growth = len(grown.text) / max(1, len(fuzz_input.text))
     small, large = cost(fuzz_input, target.subject, 3), cost(grown, target.subject, 3)
     if large >= 0.02 and large > 2.5 * growth * max(small, 1e-4):

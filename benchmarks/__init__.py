@@ -1,0 +1,1 @@
+"""Benchmark suites (pytest-benchmark); run with ``pytest benchmarks/``."""

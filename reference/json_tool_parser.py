@@ -55,10 +55,7 @@ class JsonToolParser(ToolParser):
             phase = self._phase
             if phase == _ARGUMENTS:
                 scanner = self._scanner
-                end = scanner.feed(text, i, n)
-                if end > i:
-                    self._emit_arguments(deltas, text[i:end] if i or end < n else text)
-                    i = end
+                i = self._forward_json_value(scanner, text, i, deltas)
                 if scanner.complete:
                     self._phase = _AFTER
                 elif scanner.interrupted:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .json_scanner import JsonValueScanner
 from .tags import stable_prefix_end
 from .types import DeltaToolCall, Request
 
@@ -156,6 +157,23 @@ class ToolParser:
             deltas.append(DeltaToolCall(index, None, None, None, piece))
         elif index == _PENDING:
             self._pending_arguments.append(piece)
+
+    def _forward_json_value(
+        self, scanner: JsonValueScanner, text: str, start: int, deltas: list[DeltaToolCall]
+    ) -> int:
+        """Emit, verbatim, the part of ``text[start:]`` that the JSON value being scanned
+        covers (leading whitespace before the value is skipped, not emitted); return the
+        position after it. The caller reads ``scanner.complete`` / ``interrupted``."""
+        n = len(text)
+        if not scanner.started:
+            while start < n and text[start] in " \t\r\n":
+                start += 1
+            if start == n:
+                return n
+        end = scanner.feed(text, start, n)
+        if end > start:
+            self._emit_arguments(deltas, text[start:end] if start or end < n else text)
+        return end
 
     @property
     def _call_named(self) -> bool:

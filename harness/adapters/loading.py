@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib
 
+from ..engines import ENGINE_ADAPTERS
 from .base import Adapter, AdapterError
 
 #: Built-in adapters: name → "module:callable" of their factory.
 BUILTIN = {
     "reference": "toolconform.harness.adapters.reference:reference_factory",
+    **ENGINE_ADAPTERS,
 }
 
 
@@ -47,4 +49,10 @@ def load_adapter(spec: str) -> Adapter:
         raise AdapterError(f"module {module_name!r} has no attribute {attribute!r}")
     if not callable(factory):
         raise AdapterError(f"{target} is not callable (it should be a session factory)")
+    load = getattr(factory, "load", None)
+    if callable(load):  # engines import lazily: fail here, in one line, if one is missing
+        try:
+            load()
+        except ImportError as error:
+            raise AdapterError(str(error)) from None
     return Adapter.from_factory(spec, factory)

@@ -84,15 +84,7 @@ class MistralToolParser(JsonToolParser):
             form = self._form
             if form == _ARGUMENTS:
                 scanner = self._scanner
-                if not scanner.started:
-                    while i < n and text[i] in _WHITESPACE:
-                        i += 1
-                    if i == n:
-                        break
-                end = scanner.feed(text, i, n)
-                if end > i:
-                    self._emit_delta(deltas, arguments=text[i:end])
-                    i = end
+                i = self._forward_json_value(scanner, text, i, deltas)
                 if not scanner.complete:
                     break
                 self._finish_call(deltas)

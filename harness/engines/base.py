@@ -1,0 +1,148 @@
+"""What every engine adapter shares: the factory object, its metadata and its two errors.
+
+An engine adapter is the in-process adapter of the harness (issue 7) for a third-party
+parser: ``factory(dialect, request, *, tokenizer_family=None) -> session``. The engines are
+heavy optional installs, so a factory module must import without its engine; the engine is
+imported on the first call, and a missing engine becomes one ``ImportError`` line that names
+the tox environment which installs it. A dialect the engine has no parser for is a
+``LookupError`` that lists the dialects it does cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Protocol
+
+
+class EngineSession(Protocol):
+    """One response: feed the engine chunks in order, then finish.
+
+    Both return the OpenAI chat-completion-chunk deltas the engine streams, as plain dicts
+    (``content``, ``reasoning_content``, ``tool_calls``).
+    """
+
+    def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]: ...
+
+    def finish(self) -> list[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A third-party parser implementation as the reports name it."""
+
+    name: str
+    #: The PyPI distribution whose installed version is reported.
+    distribution: str
+    homepage: str
+    #: The tox environment that installs it (``tox -e NAME``).
+    tox_env: str
+
+    def version(self) -> str | None:
+        """The installed version, read from package metadata without importing the engine."""
+        try:
+            return metadata.version(self.distribution)
+        except metadata.PackageNotFoundError:
+            return None
+
+    def missing(self, cause: BaseException) -> ImportError:
+        """The one-line error for an engine that cannot be imported here."""
+        state = "is not installed" if self.version() is None else "cannot be imported"
+        return ImportError(f"{self.name} {state} ({cause}): run `tox -e {self.tox_env}`")
+
+
+#: Opens a session: ``(engine module handle, dialect, request, tokenizer_family)``.
+SessionOpener = Callable[[Any, str, Mapping[str, Any], str | None], EngineSession]
+
+
+class EngineFactory:
+    """The adapter callable: validates the dialect, imports the engine once, opens sessions.
+
+    ``load`` imports the engine and returns whatever handle ``open_session`` needs; it runs on
+    the first call only, so that listing adapters or reading their metadata stays cheap.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        dialects: Mapping[str, str],
+        load: Callable[[], Any],
+        open_session: SessionOpener,
+        *,
+        api: str = "",
+    ) -> None:
+        self.engine = engine
+        #: ``{our dialect name: how it maps onto the engine's parser names}``.
+        self.dialects = dict(dialects)
+        self._load = load
+        self._open_session = open_session
+        self._api = api
+        self._handle: Any = None
+
+    @property
+    def implementation(self) -> dict[str, Any]:
+        """Name, version, language and homepage, as the report's header shows them."""
+        name = f"{self.engine.name} ({self._api})" if self._api else self.engine.name
+        return {
+            "name": name,
+            "version": self.engine.version(),
+            "language": "python",
+            "homepage": self.engine.homepage,
+        }
+
+    def import_error(self) -> str | None:
+        """Why the engine cannot be used here, or ``None`` when it imports."""
+        try:
+            self.load()
+        except ImportError as error:
+            return str(error)
+        return None
+
+    def load(self) -> Any:
+        """The engine handle, importing the engine on first use."""
+        if self._handle is None:
+            try:
+                self._handle = self._load()
+            except ImportError as error:
+                raise self.engine.missing(error) from error
+        return self._handle
+
+    def __call__(
+        self,
+        dialect: str,
+        request: Mapping[str, Any],
+        *,
+        tokenizer_family: str | None = None,
+    ) -> EngineSession:
+        if dialect not in self.dialects:
+            covered = ", ".join(sorted(self.dialects))
+            raise LookupError(
+                f"{self.implementation['name']} has no parser for dialect {dialect!r}; "
+                f"it covers: {covered}"
+            )
+        return self._open_session(self.load(), dialect, request, tokenizer_family)
+
+
+def tool_call_dict(
+    index: int | None,
+    call_id: str | None,
+    call_type: str | None,
+    name: str | None,
+    arguments: str | None,
+) -> dict[str, Any]:
+    """One ``tool_calls`` entry of a delta, leaving out what the engine left unset."""
+    entry: dict[str, Any] = {}
+    if index is not None:
+        entry["index"] = index
+    if call_id is not None:
+        entry["id"] = call_id
+    if call_type is not None:
+        entry["type"] = call_type
+    function: dict[str, str] = {}
+    if name is not None:
+        function["name"] = name
+    if arguments is not None:
+        function["arguments"] = arguments
+    entry["function"] = function
+    return entry

@@ -1,0 +1,141 @@
+"""GLM-4.5 / 4.6 and GLM-4.7 / GLM-5 tool calls: ``<tool_call>NAME<arg_key>K</arg_key>…``.
+
+GLM-4.5 and 4.6 lay a call out on lines (their chat template writes
+``<tool_call>{name}\\n<arg_key>{k}</arg_key>\\n<arg_value>{v}</arg_value>\\n</tool_call>``);
+GLM-4.7 and later write it on one line (``<tool_call>{name}<arg_key>{k}</arg_key>
+<arg_value>{v}</arg_value></tool_call>``). In both the name is the text after
+``<tool_call>``; for GLM-4.5 the end of its line already completes it, so it is emitted
+before the first argument arrives. Newlines between tags are layout. A value is exactly the
+text between ``<arg_value>`` and ``</arg_value>`` (the templates write it verbatim, JSON only
+for non-strings), typed by the tool's schema.
+
+Every GLM tag is one token in the GLM-4.5 and GLM-4.7-Flash vocabularies, so no tag prefix
+can end a chunk (offline-tokenizers §4). Because ``<arg_key>`` and ``</tool_call>`` are
+dedicated tokens, they always mean protocol: a value whose ``</arg_value>`` is missing ends
+there, and a key with no value at all (``<arg_key>k</arg_key></tool_call>``) is skipped,
+since there is no value to report.
+
+Reasoning: a tool open tag inside reasoning ends reasoning without ``</think>`` (SGLang's
+``glm45`` detector and LMDeploy's GLM tests). GLM-4.5's template leaves ``<think>`` to the
+model, so its output starts as content; GLM-4.7's template ends the prompt with ``<think>``
+(``</think>`` when thinking is off), so its output starts inside reasoning.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..markup import skip_stray_text, skip_whitespace, tag_at
+from ..reasoning import ReasoningParser
+from ..registry import Dialect, register
+from ..tags import find_first
+from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, XmlToolParser
+
+ARG_KEY_OPEN = "<arg_key>"
+ARG_KEY_CLOSE = "</arg_key>"
+ARG_VALUE_OPEN = "<arg_value>"
+ARG_VALUE_CLOSE = "</arg_value>"
+TOOL_CLOSE = "</tool_call>"
+
+
+class Glm47ToolParser(XmlToolParser):
+    open_tag = "<tool_call>"
+    close_tag = TOOL_CLOSE
+    arg_value_close_tag = ARG_VALUE_CLOSE
+    arg_value_end_tags = (ARG_KEY_OPEN, TOOL_CLOSE)
+    inner_tags = {  # noqa: RUF012  (read-only declaration)
+        ARG_KEY_OPEN: (),
+        ARG_KEY_CLOSE: (),
+        ARG_VALUE_OPEN: (),
+        ARG_VALUE_CLOSE: (),
+    }
+    #: What completes the function name after ``<tool_call>``.
+    name_ends: ClassVar[tuple[str, ...]] = (ARG_KEY_OPEN, TOOL_CLOSE)
+
+    def _consume_function(
+        self, payload: str, pos: int, final: bool
+    ) -> tuple[int, str | None, str] | None:
+        pos = skip_whitespace(payload, pos)
+        end, marker = find_first(payload, self.name_ends, pos)
+        if marker is None:
+            # An unfinished name at the end of the input is no name: invent none.
+            return (len(payload), None, DONE) if final else None
+        name = payload[pos:end].strip()
+        if marker == TOOL_CLOSE and not name:
+            return end, None, DONE
+        if marker == "\n":
+            end += 1
+        return end, name, ARG_START
+
+    def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
+        pos = skip_whitespace(payload, pos)
+        tag = tag_at(payload, pos, (ARG_KEY_OPEN, TOOL_CLOSE))
+        if tag == ARG_KEY_OPEN:
+            return pos + len(tag), ARG_NAME
+        if tag == TOOL_CLOSE:
+            return pos, DONE
+        if tag is None:
+            return skip_stray_text(payload, pos), ARG_START
+        return None
+
+    def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
+        end, marker = find_first(
+            payload, (ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE), pos
+        )
+        if marker is None:
+            return None
+        if marker in (ARG_KEY_OPEN, TOOL_CLOSE):
+            return end, None  # the key never closed and no value follows
+        name = payload[pos:end].strip()
+        if marker == ARG_VALUE_OPEN:  # </arg_key> is missing
+            return end + len(marker), name
+        after = skip_whitespace(payload, end + len(marker))
+        tag = tag_at(payload, after, (ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE))
+        if tag == ARG_VALUE_OPEN:
+            return after + len(tag), name
+        if tag:
+            return after, None  # a key without a value
+        if tag is None:
+            return after, name  # <arg_value> is missing: the value is the text that follows
+        return None
+
+
+class Glm45ToolParser(Glm47ToolParser):
+    name_ends = ("\n", ARG_KEY_OPEN, TOOL_CLOSE)
+
+
+class Glm45ReasoningParser(ReasoningParser):
+    """GLM-4.5 / 4.6: the model opens ``<think>`` itself; a tool call ends reasoning."""
+
+    tool_open_ends_reasoning = True
+
+    def starts_in_reasoning(self) -> bool:
+        return False
+
+
+class Glm47ReasoningParser(ReasoningParser):
+    """GLM-4.7 / GLM-5: the template opens ``<think>``; a tool call ends reasoning."""
+
+    tool_open_ends_reasoning = True
+
+
+register(
+    Dialect(
+        name="glm45",
+        description="GLM-4.5/4.6: <tool_call>NAME\\n<arg_key>K</arg_key>\\n<arg_value>V…, "
+        "<think> opened by the model",
+        tool_parser=Glm45ToolParser,
+        reasoning_parser=Glm45ReasoningParser,
+        tokenizer_families=("glm-4.5",),
+    )
+)
+register(
+    Dialect(
+        name="glm47",
+        description="GLM-4.7/GLM-5: <tool_call>NAME<arg_key>K</arg_key><arg_value>V…, "
+        "reasoning that starts open",
+        tool_parser=Glm47ToolParser,
+        reasoning_parser=Glm47ReasoningParser,
+        tokenizer_families=("glm-4.5", "glm-4.7-flash"),
+    )
+)

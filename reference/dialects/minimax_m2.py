@@ -1,0 +1,112 @@
+"""MiniMax-M2 tool calls: ``<minimax:tool_call><invoke name="…"><parameter name="…">``.
+
+::
+
+    <minimax:tool_call>
+    <invoke name="get_weather">
+    <parameter name="city">Tokyo</parameter>
+    </invoke>
+    </minimax:tool_call>
+
+One block holds any number of invokes. As in the parser of MiniMax's tool-calling guide,
+names may be quoted with ``"`` or ``'`` or not at all, and a value's surrounding whitespace
+is layout. That parser matches ``<parameter name=(.*?)</parameter>`` inside
+``<invoke name=(.*?)</invoke>``: a value runs to the next ``</parameter>``, even across a
+``<parameter name=``; where it would drop a parameter whose ``</parameter>`` never comes,
+the value ends at ``</invoke>`` or ``</minimax:tool_call>`` instead.
+
+The outer tags and ``<think>`` / ``</think>`` are single tokens of the MiniMax-M2
+vocabulary; ``<invoke name=``, ``</invoke>``, ``<parameter name=`` and ``</parameter>`` are
+plain text cut at ``<`` · ``invoke`` · `` name`` · ``=`` (offline-tokenizers §4). The chat
+template ends every prompt with ``<think>\\n`` and has no thinking switch, so the output
+always starts inside reasoning.
+"""
+
+from __future__ import annotations
+
+from ..markup import read_header, skip_stray_text, skip_whitespace, tag_at, unquote
+from ..reasoning import ReasoningParser
+from ..registry import Dialect, register
+from ..xml_tool_parser import (
+    ARG_NAME,
+    ARG_START,
+    DONE,
+    FUNCTION,
+    STRIP_WHITESPACE,
+    XmlToolParser,
+)
+
+INVOKE_OPEN = "<invoke name="
+INVOKE_CLOSE = "</invoke>"
+PARAMETER_OPEN = "<parameter name="
+PARAMETER_CLOSE = "</parameter>"
+BLOCK_CLOSE = "</minimax:tool_call>"
+
+
+class MiniMaxM2ToolParser(XmlToolParser):
+    open_tag = "<minimax:tool_call>"
+    close_tag = BLOCK_CLOSE
+    arg_value_close_tag = PARAMETER_CLOSE
+    arg_value_end_tags = (INVOKE_CLOSE, BLOCK_CLOSE)
+    value_whitespace = STRIP_WHITESPACE
+    inner_tags = {  # noqa: RUF012  (read-only declaration)
+        INVOKE_OPEN: ("<invoke name", "<invoke", "<"),
+        INVOKE_CLOSE: ("</invoke", "</"),
+        PARAMETER_OPEN: ("<parameter name", "<parameter", "<"),
+        PARAMETER_CLOSE: ("</parameter", "</"),
+    }
+
+    def _consume_function(
+        self, payload: str, pos: int, final: bool
+    ) -> tuple[int, str | None, str] | None:
+        pos = skip_whitespace(payload, pos)
+        tag = tag_at(payload, pos, (INVOKE_OPEN, BLOCK_CLOSE))
+        if tag == INVOKE_OPEN:
+            header = read_header(payload, pos + len(tag))
+            if header is not None:
+                end, name = header
+                return (end, None, FUNCTION) if name is None else (end, unquote(name), ARG_START)
+        elif tag == BLOCK_CLOSE:
+            return pos, None, DONE
+        elif tag is None:
+            return skip_stray_text(payload, pos), None, FUNCTION
+        return (len(payload), None, DONE) if final else None
+
+    def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
+        pos = skip_whitespace(payload, pos)
+        tag = tag_at(payload, pos, (PARAMETER_OPEN, INVOKE_CLOSE, BLOCK_CLOSE, INVOKE_OPEN))
+        if tag == PARAMETER_OPEN:
+            return pos + len(tag), ARG_NAME
+        if tag == INVOKE_CLOSE:
+            return pos + len(tag), DONE
+        if tag:  # the block's end or the next invoke: this invoke's </invoke> is missing
+            return pos, DONE
+        if tag is None:
+            return skip_stray_text(payload, pos), ARG_START
+        return None
+
+    def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
+        header = read_header(payload, pos)
+        if header is None:
+            return None
+        end, name = header
+        return end, None if name is None else unquote(name)
+
+
+class MiniMaxM2ReasoningParser(ReasoningParser):
+    """The template always opens ``<think>``, whatever the request's thinking flag says."""
+
+    def enabled(self) -> bool:
+        return True
+
+
+register(
+    Dialect(
+        name="minimax_m2",
+        description='MiniMax-M2: <minimax:tool_call><invoke name="…"><parameter name="…">, '
+        "always reasoning first",
+        tool_parser=MiniMaxM2ToolParser,
+        reasoning_parser=MiniMaxM2ReasoningParser,
+        tokenizer_families=("minimax-m2",),
+    )
+)

@@ -1,0 +1,228 @@
+"""DSML tool blocks (DeepSeek V3.2 and V4): invokes whose parameters say their own type.
+
+::
+
+    <｜DSML｜function_calls>
+    <｜DSML｜invoke name="get_weather">
+    <｜DSML｜parameter name="city" string="true">東京</｜DSML｜parameter>
+    <｜DSML｜parameter name="days" string="false">3</｜DSML｜parameter>
+    </｜DSML｜invoke>
+    </｜DSML｜function_calls>
+
+``｜`` is U+FF5C. A ``string="true"`` value is raw text: it streams as a JSON string,
+escaped as it arrives. Any other value is JSON and streams verbatim (DeepSeek's encoder
+writes it with ``json.dumps``); the parser never re-serialises it. No schema is consulted.
+
+The payload is not XML-like in the seed's sense (the type lives in an attribute, not in a
+schema), so this parser derives from ``ToolParser`` directly and shares only the markup
+scanning of ``markup``. ``｜DSML｜`` is a dedicated token of both vocabularies, so a DSML tag
+always means protocol: a value whose ``</｜DSML｜parameter>`` is missing ends at the next
+``<｜DSML｜parameter``, ``</｜DSML｜invoke>``, ``<｜DSML｜invoke`` or block close tag, even
+inside what looks like a JSON string.
+
+Arguments are one JSON object, ``{"k": v, ...}`` with ``json.dumps`` separators, closed at
+``</｜DSML｜invoke>`` or at the end of the input.
+"""
+
+from __future__ import annotations
+
+import re
+from json.encoder import encode_basestring
+from typing import ClassVar
+
+from .markup import (
+    ValueTags,
+    json_string_piece,
+    read_header,
+    skip_stray_text,
+    skip_whitespace,
+    tag_at,
+)
+from .tool_parser import ToolParser
+from .types import DeltaToolCall, Request
+
+DSML = "｜DSML｜"
+INVOKE_OPEN = f"<{DSML}invoke"
+INVOKE_CLOSE = f"</{DSML}invoke>"
+PARAMETER_OPEN = f"<{DSML}parameter"
+PARAMETER_CLOSE = f"</{DSML}parameter>"
+
+_ATTRIBUTE = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
+
+# Phases.
+_INVOKE = 0  # between invokes: the next invoke or the block's end
+_PARAMETER = 1  # inside an invoke: the next parameter or the invoke's end
+_VALUE = 2
+_DONE = 3
+
+
+class DsmlToolParser(ToolParser):
+    """One DSML block: ``open_tag`` / ``close_tag`` name the block (``function_calls`` …)."""
+
+    #: The inner tags with the proper prefixes that can end a chunk, longest first.
+    inner_tags: ClassVar[dict[str, tuple[str, ...]]] = {
+        f"<{DSML}invoke name=": (
+            f"<{DSML}invoke name",
+            f"<{DSML}invoke",
+            f"<{DSML}inv",
+            f"<{DSML}",
+            "<",
+        ),
+        INVOKE_CLOSE: (f"</{DSML}invoke", f"</{DSML}inv", f"</{DSML}", "</"),
+        f"<{DSML}parameter name=": (f"<{DSML}parameter name", f"<{DSML}parameter", f"<{DSML}", "<"),
+        PARAMETER_CLOSE: (f"</{DSML}parameter", f"</{DSML}", "</"),
+    }
+    _value_tags: ClassVar[ValueTags]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.close_tag is not None:
+            cls._value_tags = ValueTags(
+                PARAMETER_CLOSE,
+                (PARAMETER_OPEN, INVOKE_CLOSE, INVOKE_OPEN, cls.close_tag),
+                cls.protocol_tags(),
+            )
+
+    @classmethod
+    def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
+        """The block tags and every inner tag, with their chunk-end prefixes."""
+        return {**super().protocol_tags(), **cls.inner_tags}
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request)
+        self._phase = _INVOKE
+        self._in_call = False
+        self._key: str | None = None
+        self._value_is_string = False
+        self._key_emitted = False
+
+    def begin_tool_block(self) -> None:
+        super().begin_tool_block()
+        self._phase = _INVOKE
+        self._in_call = False
+
+    def _consume_stream_payload(
+        self, text: str, deltas: list[DeltaToolCall], *, final: bool
+    ) -> int:
+        close_tag = self.close_tag
+        assert close_tag is not None
+        pos = 0
+        while True:
+            phase = self._phase
+            if phase == _VALUE:
+                pos, ended = self._consume_value(text, pos, deltas, final)
+                if not ended:
+                    break
+                self._phase = _PARAMETER
+            elif phase == _PARAMETER:
+                pos = skip_whitespace(text, pos)
+                tag = tag_at(text, pos, (PARAMETER_OPEN, INVOKE_CLOSE, close_tag, INVOKE_OPEN))
+                if tag == PARAMETER_OPEN:
+                    header = read_header(text, pos + len(tag))
+                    if header is None:
+                        break
+                    pos, attributes = header
+                    if attributes is not None:
+                        self._start_value(attributes)
+                elif tag == INVOKE_CLOSE:
+                    self._end_call(deltas)
+                    pos += len(tag)
+                elif tag:  # the block's end or the next invoke: </｜DSML｜invoke> is missing
+                    self._end_call(deltas)
+                elif tag is None:
+                    pos = skip_stray_text(text, pos)
+                else:
+                    break
+            elif phase == _INVOKE:
+                pos = skip_whitespace(text, pos)
+                tag = tag_at(text, pos, (INVOKE_OPEN, close_tag))
+                if tag == INVOKE_OPEN:
+                    header = read_header(text, pos + len(tag))
+                    if header is None:
+                        break
+                    pos, attributes = header
+                    if attributes is not None:
+                        self._begin_invoke(deltas, attributes)
+                elif tag == close_tag:
+                    self._phase = _DONE
+                    self._payload_closed = True
+                    return pos
+                elif tag is None:
+                    pos = skip_stray_text(text, pos)
+                else:
+                    break
+            else:  # _DONE
+                return pos
+        if final:
+            if self._in_call:
+                self._end_call(deltas)
+            self._phase = _DONE
+            return len(text)
+        return pos
+
+    def _begin_invoke(self, deltas: list[DeltaToolCall], attributes: str) -> None:
+        self._begin_call()
+        self._in_call = True
+        self._phase = _PARAMETER
+        name = dict(_ATTRIBUTE.findall(attributes)).get("name")
+        if name:
+            self._emit_delta(deltas, name=name)
+
+    def _end_call(self, deltas: list[DeltaToolCall]) -> None:
+        """Close the invoke's arguments object (``{}`` when it had no parameter)."""
+        self._emit_delta(deltas, arguments="}" if self._arguments_emitted else "{}")
+        self._in_call = False
+        self._phase = _INVOKE
+
+    def _start_value(self, attributes: str) -> None:
+        values = dict(_ATTRIBUTE.findall(attributes))
+        self._phase = _VALUE
+        # A parameter without a name cannot be reported; its value is consumed unseen.
+        self._key = values.get("name")
+        self._value_is_string = values.get("string") == "true"
+        self._key_emitted = False
+
+    def _consume_value(
+        self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
+    ) -> tuple[int, bool]:
+        """Stream what is stable of the value; ``True`` once it ended."""
+        if not final and text.find("<", pos) < 0:
+            # The hot path: no markup in sight, everything is value.
+            if pos < len(text):
+                raw = text[pos:] if pos else text
+                if self._key_emitted:
+                    self._emit_arguments(
+                        deltas, encode_basestring(raw)[1:-1] if self._value_is_string else raw
+                    )
+                else:
+                    self._emit_value(deltas, raw)
+            return len(text), False
+        tags = self._value_tags
+        end, tag = tags.find_end(text, pos)
+        if end < 0 and not final:
+            stable = tags.stable_end(text, pos)
+            if stable > pos:
+                self._emit_value(deltas, text[pos:stable])
+            return stable, False
+        if end < 0:
+            end = len(text)
+            if end == pos and not self._key_emitted:
+                return end, True  # the input ended before the value began: invent none
+        self._emit_value(deltas, text[pos:end], last=True)
+        return (end + len(tag) if tag == PARAMETER_CLOSE else end), True
+
+    def _emit_value(self, deltas: list[DeltaToolCall], raw: str, *, last: bool = False) -> None:
+        key = self._key
+        if key is None:
+            return
+        is_string = self._value_is_string
+        piece = encode_basestring(raw)[1:-1] if is_string else raw
+        if last and is_string:
+            piece += '"'
+        if not self._key_emitted:
+            self._key_emitted = True
+            opener = ", " if self._arguments_emitted else "{"
+            quote = '"' if is_string else ""
+            piece = f'{opener}"{json_string_piece(key)}": {quote}{piece}'
+        if piece:
+            self._emit_arguments(deltas, piece)

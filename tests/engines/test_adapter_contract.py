@@ -1,0 +1,54 @@
+"""Every engine adapter honours the factory contract, with or without its engine installed."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from toolconform.harness.engines import ENGINE_ADAPTERS
+
+from .cases import TOOLS
+
+#: The stable dialect names of the suite (issue 3); adapters map only onto these.
+DIALECT_NAMES = {
+    "qwen3", "qwen25", "internlm", "llama3_json", "deepseek_r1", "qwen3_coder", "qwen35",
+    "glm45", "glm47", "minimax_m2", "deepseek_v32", "deepseek_v4", "deepseek_v3",
+    "deepseek_v31", "kimi_k2", "mistral", "gpt_oss", "ds2api",
+}  # fmt: skip
+
+
+def load(spec: str):
+    module, _, attribute = spec.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@pytest.mark.parametrize("spec", sorted(ENGINE_ADAPTERS.values()))
+def test_metadata_is_readable_without_importing_the_engine(spec: str) -> None:
+    factory = load(spec)
+    implementation = factory.implementation
+    assert set(implementation) == {"name", "version", "language", "homepage"}
+    assert implementation["language"] == "python"
+    assert implementation["homepage"].startswith("https://github.com/")
+    assert factory.dialects and set(factory.dialects) <= DIALECT_NAMES
+    assert all(isinstance(text, str) and text for text in factory.dialects.values())
+
+
+@pytest.mark.parametrize("spec", sorted(ENGINE_ADAPTERS.values()))
+def test_unmapped_dialect_is_a_lookup_error_naming_the_covered_ones(spec: str) -> None:
+    factory = load(spec)
+    with pytest.raises(LookupError, match="no parser for dialect 'ds2api'; it covers: "):
+        factory("ds2api", TOOLS)
+
+
+@pytest.mark.parametrize("spec", sorted(ENGINE_ADAPTERS.values()))
+def test_missing_engine_is_one_line_naming_its_tox_env(spec: str) -> None:
+    factory = load(spec)
+    if factory.import_error() is None:
+        pytest.skip(f"{factory.engine.name} is installed here")
+    dialect = next(iter(factory.dialects))
+    with pytest.raises(ImportError) as error:
+        factory(dialect, TOOLS)
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.endswith(f"run `tox -e {factory.engine.tox_env}`")
+    assert message.startswith(factory.engine.name)

@@ -53,11 +53,11 @@ TRUNCATE, DELETE_CHAR, DOUBLE_CHAR, DELETE_TAG, INSERT_DRIFT, SWAP_CHARS = range
 CUTS, EVERY_BOUNDARY, STRIDE = range(3)
 MAX_CUTS = 8
 #: The output stops growing past this many characters (at scale 1).
-MAX_CHARS = 16_384
+MAX_CHARS = 4096
 #: A repetition that adds at least this many characters makes the input scalable: the
 #: linear-time oracle re-decodes it with every repetition count multiplied.
 SCALABLE_CHARS = 256
-MAX_REPEAT = 32
+MAX_REPEAT = 16
 #: Request variants: tools offered (a bitmask over KNOWN_NAMES, or no "tools" field).
 NO_TOOLS_FIELD = 1 << len(KNOWN_NAMES)
 THINKING = (None, True, False)

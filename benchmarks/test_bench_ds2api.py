@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from toolconform.reference import ParsedResponse, get_dialect
 
 from .ds2api_workloads import PREFIX, SUFFIX, cdata_body, cdata_call, chunks, near_miss_prose

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 
 from .support import Expected, check, stream, tools

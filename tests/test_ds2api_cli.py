@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from toolconform.harness.cli import main
 
 OUTPUT = (

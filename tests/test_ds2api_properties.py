@@ -11,6 +11,7 @@ from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from toolconform.reference import ParsedResponse
 
 from .support import stream

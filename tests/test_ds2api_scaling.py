@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 
 import pytest
-from toolconform.reference import get_dialect
 
 from benchmarks.ds2api_workloads import cdata_call, chunks, near_miss_prose
+from toolconform.reference import get_dialect
 
 #: A linear sieve gives about 8; quadratic work would give about 64.
 MAX_RATIO = 24

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pytest
+
 from toolconform.reference import Request, get_dialect
 from toolconform.reference.registry import dialect_names
 from toolconform.strategies.chunking import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
+
 from toolconform.harness.engines import ENGINE_ADAPTERS
 
 from .cases import TOOLS

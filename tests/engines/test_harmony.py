@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from toolconform.harness.engines.harmony import DIALECTS, factory
 from toolconform.harness.engines.harmony_vocab import harmony_encoding
 

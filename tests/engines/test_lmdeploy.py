@@ -6,6 +6,7 @@ Runs in ``tox -e lmdeploy``; elsewhere the module skips with the install hint.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.harness.engines.lmdeploy import BINDINGS, factory
 
 from .cases import TOOLS, Case

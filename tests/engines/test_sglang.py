@@ -8,6 +8,7 @@ them as ``serving_chat`` does.
 from __future__ import annotations
 
 import pytest
+
 from toolconform.harness.engines.sglang import BINDINGS, factory, serving_factory
 
 from .cases import TOOLS, Case

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
+
 from toolconform.harness.engines.vllm import BINDINGS, dialect_family, factory, plugin_factory
 
 from . import wheel_tokenizers

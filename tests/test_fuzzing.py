@@ -255,7 +255,7 @@ def test_libfuzzer_status_lines_are_parsed():
         progress.corpus,
         progress.rate,
     ) == (4096, 412, 1999, 88, 1365)
-    fork = "#81920: cov: 500 ft: 2500 corp: 120 exec/s: 2000 oom/timeout/crash: 0/0/1 time: 40s job: 7 dft_time: 0"
+    fork = "#81920: cov: 500 ft: 2500 corp: 120 exec/s 2000 oom/timeout/crash: 0/0/1 time: 40s job: 7 dft_time: 0"
     assert parse_status(fork, progress)
     assert (progress.execs, progress.coverage, progress.rate) == (81920, 500, 2000)
     assert not parse_status("INFO: Seed: 1", progress)

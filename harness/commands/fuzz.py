@@ -52,6 +52,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seconds", type=int, default=60, help="run time (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="collect every finding instead of stopping at the first (always with --jobs > 1)",
+    )
     parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
     parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
     parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
@@ -166,6 +171,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
         seeds=seeds,
         dictionary=dictionary,
         jobs=args.jobs,
+        keep_going=args.keep_going,
         seed=args.seed,
         log=workdir / "libfuzzer.log",
     )

@@ -53,7 +53,7 @@ TRUNCATE, DELETE_CHAR, DOUBLE_CHAR, DELETE_TAG, INSERT_DRIFT, SWAP_CHARS = range
 CUTS, EVERY_BOUNDARY, STRIDE = range(3)
 MAX_CUTS = 8
 #: The output stops growing past this many characters (at scale 1).
-MAX_CHARS = 4096
+MAX_CHARS = 2048
 #: A repetition that adds at least this many characters makes the input scalable: the
 #: linear-time oracle re-decodes it with every repetition count multiplied.
 SCALABLE_CHARS = 256

@@ -36,10 +36,10 @@ _STATUS = re.compile(
     r"^#(?P<execs>\d+)\s+(?P<event>\w+)\s+cov: (?P<cov>\d+) ft: (?P<ft>\d+)"
     r"(?: corp: (?P<corpus>\d+)/\S+)?(?:.*?exec/s: (?P<rate>\d+))?"
 )
-# Fork mode: "#1234: cov: 56 ft: 78 corp: 9 exec/s: 1000 oom/timeout/crash: 0/0/1 time: 5s …"
+# Fork mode: "#1234: cov: 56 ft: 78 corp: 9 exec/s 1000 oom/timeout/crash: 0/0/1 time: 5s …"
 _FORK_STATUS = re.compile(
     r"^#(?P<execs>\d+): cov: (?P<cov>\d+) ft: (?P<ft>\d+) corp: (?P<corpus>\d+) "
-    r"exec/s: (?P<rate>\d+) oom/timeout/crash: (?P<oom>\d+)/(?P<timeouts>\d+)/(?P<crashes>\d+)"
+    r"exec/s:? (?P<rate>\d+) oom/timeout/crash: (?P<oom>\d+)/(?P<timeouts>\d+)/(?P<crashes>\d+)"
 )
 
 
@@ -91,6 +91,9 @@ class LibFuzzerRun:
     seeds: Path
     dictionary: Path
     jobs: int = 1
+    #: Go on after a finding (libFuzzer's fork mode, one worker per job); else the run
+    #: stops at the first finding, as plain libFuzzer does.
+    keep_going: bool = False
     seed: int | None = None
     #: Per-input limit: an input running longer is a hang (``timeout-…``).
     timeout: int = 30
@@ -109,8 +112,8 @@ class LibFuzzerRun:
         ]
         if self.seed is not None:
             options.append(f"-seed={self.seed}")
-        if self.jobs > 1:
-            # Fork mode: N worker processes share one corpus and keep going past findings.
+        if self.jobs > 1 or self.keep_going:
+            # Fork mode: N worker processes share one corpus; findings do not stop it.
             options += [f"-fork={self.jobs}", "-ignore_crashes=1", "-ignore_timeouts=1"]
         return [str(self.script), *options, str(self.corpus), str(self.seeds)]
 

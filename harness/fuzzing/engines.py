@@ -129,7 +129,7 @@ class LibFuzzerRun:
         progress = Progress()
         started = time.monotonic()
         before = set(findings_in(self.artifacts))
-        log = self.log.open("w", encoding="utf-8") if self.log else None
+        log = self.log.open("w", encoding="utf-8", buffering=1) if self.log else None
         with subprocess.Popen(
             [sys.executable, *self.command()],
             stdout=subprocess.PIPE,

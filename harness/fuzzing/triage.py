@@ -1,6 +1,6 @@
 """A finding → a readable regression: replay it, minimise it, write it as a corpus case.
 
-``triage(path, target)`` decodes the artifact, replays it through the oracles to learn which
+``triage(target, data)`` decodes the artifact, replays it through the oracles to learn which
 one fails, then shrinks the input while that same oracle still fails: first the chunking
 (fewer cuts), then the text (spans deleted, largest first, keeping every remaining cut
 token-aligned). Inputs judged against their well-formed blocks are shrunk block by block,
@@ -17,6 +17,7 @@ So every finding becomes a regression in plain text, never an opaque blob.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import signal
@@ -29,15 +30,23 @@ from typing import Any
 
 import yaml
 
-from ...reference import get_dialect
+from ...reference import Request, get_dialect
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from .decoding import FuzzInput, tool_objects
-from .oracles import ORACLES, SCALE, Finding, check, cost
+from .oracles import (
+    MAX_COST_GROWTH,
+    MIN_JUDGED_SECONDS,
+    ORACLES,
+    SCALE,
+    Finding,
+    check,
+    cost,
+)
 from .target import Target
 
 #: A replay that runs longer than this is a hang.
 REPLAY_SECONDS = 60
-#: Allowed growth of time for the 8× size of a pathological case (the corpus convention).
+#: Allowed growth of time for the 8× size of a pathological case (the corpus' convention).
 PATHOLOGICAL_MAX_RATIO = 24.0
 PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
@@ -112,8 +121,9 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
         return
     grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
     growth = len(grown.text) / max(1, len(fuzz_input.text))
-    small, large = cost(fuzz_input, target.subject, 3), cost(grown, target.subject, 3)
-    if large >= 0.02 and large > 2.5 * growth * max(small, 1e-4):
+    small = max(cost(fuzz_input, target.subject, 3), 1e-4)
+    large = cost(grown, target.subject, 3)
+    if large >= MIN_JUDGED_SECONDS and large > MAX_COST_GROWTH * growth * small:
         raise Finding("perf.linear", f"{growth:.1f}× the text cost {large / small:.1f}× the time")
 
 
@@ -356,7 +366,7 @@ def _scaled_expectation(
 
 
 def _expectation(dialect: str, request: dict[str, Any], text: str) -> tuple[dict[str, Any], str]:
-    parser = get_dialect(dialect).new_parser(_request_object(request))
+    parser = get_dialect(dialect).new_parser(Request.from_openai(request))
     try:
         parsed = parser.parse_complete(text)
     except Exception as error:  # the finding itself: the case needs a person's answer
@@ -374,12 +384,6 @@ def _expectation(dialect: str, request: dict[str, Any], text: str) -> tuple[dict
         "tool_calls": calls,
         "finish_reason": "tool_calls" if calls else "stop",
     }, ""
-
-
-def _request_object(request: dict[str, Any]) -> Any:
-    from ...reference import Request
-
-    return Request.from_openai(request)
 
 
 def _readable_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -410,13 +414,11 @@ def case_yaml(data: dict[str, Any], header: list[str]) -> str:
     cannot carry it exactly (control characters)."""
     text = yaml.dump(data, Dumper=_BlockDumper, allow_unicode=True, sort_keys=False, width=100)
     if yaml.safe_load(text) != data:
-        import base64
-
-        data = dict(data)
-        output = data.pop("output")
-        encoded = base64.b64encode(output.encode("utf-8")).decode("ascii")
-        data = {**{k: v for k, v in data.items() if k not in ("expect", "scaling")},
-                "output_base64": encoded, "expect": data["expect"]}  # fmt: skip
+        encoded = base64.b64encode(data["output"].encode("utf-8")).decode("ascii")
+        data = {
+            ("output_base64" if key == "output" else key): encoded if key == "output" else value
+            for key, value in data.items()
+        }
         text = yaml.dump(data, Dumper=_BlockDumper, allow_unicode=True, sort_keys=False)
     return "".join(f"# {line}\n" for line in header) + text
 

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     target = build_target(args.target)
     workdir = args.workdir or Path(".toolconform-fuzz") / args.target
     engine = _engine(args.engine)
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     console.print(
         f"fuzzing [bold]{target.name}[/] ({', '.join(target.dialects)}) with {engine} "
         f"for {args.seconds} s, {args.jobs} job(s); state in {workdir}"
@@ -239,7 +239,7 @@ def _artifacts(args: argparse.Namespace) -> int:
         with zipfile.ZipFile(out / f"fuzz_{name}_seed_corpus.zip", "w") as archive:
             for case_id, data in seed_inputs(target).items():
                 archive.writestr(case_id.replace("/", "__").replace(":", "_"), data)
-    Console(stderr=True).print(
+    Console(stderr=True, soft_wrap=True).print(
         f"dictionaries and seed corpora for {len(target_names())} targets in {out}"
     )
     return 0
@@ -251,7 +251,7 @@ def _triage(args: argparse.Namespace) -> int:
 
     if not args.paths:
         raise UsageError("fuzz triage needs at least one finding file")
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     root = args.root or corpus_root()
     regressions = args.regressions or root.parent / "fuzz" / "regressions"
     status = 0

@@ -284,6 +284,27 @@ def test_planted_off_by_one_is_found_within_the_smoke_budget(tmp_path):
     assert control.execs > 100 and not control.findings
 
 
+def test_planted_off_by_one_is_found_by_libfuzzer_through_the_adapter_target(tmp_path, monkeypatch):
+    """The generic target, pointed at the planted dialect, finds the bug under atheris."""
+    pytest.importorskip("atheris")
+    monkeypatch.setenv("TOOLCONFORM_FUZZ_ADAPTER", "tests.fuzz_planted:factory")
+    monkeypatch.setenv("TOOLCONFORM_FUZZ_DIALECTS", fuzz_planted.PLANTED)
+    monkeypatch.setenv("PYTHONPATH", str(REPOSITORY))
+    (tmp_path / "dict").write_text(dictionary_text(planted_target(fuzz_planted.PLANTED)))
+    progress, _ = LibFuzzerRun(
+        script=REPOSITORY / "fuzz" / "fuzz_adapter.py",
+        seconds=20,
+        artifacts=tmp_path / "artifacts",
+        corpus=tmp_path / "corpus",
+        seeds=tmp_path / "seeds",
+        dictionary=tmp_path / "dict",
+        seed=1,
+    ).run(lambda p: None)
+    assert progress.findings, f"not found in {progress.execs} inputs"
+    with pytest.raises(Finding):
+        planted_target(fuzz_planted.PLANTED).test_one_input(progress.findings[0].read_bytes())
+
+
 def test_triage_minimises_a_planted_finding_into_a_corpus_case(tmp_path):
     target = planted_target(fuzz_planted.PLANTED)
     run = run_hypothesis(target, 20, tmp_path / "artifacts", lambda p: None, stop_after=1)

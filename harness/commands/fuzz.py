@@ -197,7 +197,8 @@ def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Co
 def _summary(console: Console, name: str, engine: str, progress, workdir: Path) -> None:  # type: ignore[no-untyped-def]
     table = Table(title=f"fuzz {name} ({engine})", show_header=False)
     table.add_row("time", f"{progress.seconds:.0f} s")
-    table.add_row("executions", f"{progress.execs} ({progress.rate} execs/s)")
+    average = progress.execs / max(progress.seconds, 1e-9)
+    table.add_row("executions", f"{progress.execs} ({average:.0f} execs/s on average)")
     if progress.coverage is not None:
         table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")
     if progress.corpus is not None:

@@ -177,20 +177,13 @@ def minimise(
 
 
 def _minimise_chunks(fuzz_input: FuzzInput, fails: Callable[[FuzzInput], bool]) -> FuzzInput:
-    protocol = get_dialect(fuzz_input.dialect).protocol_tags()
     best = list(fuzz_input.chunks)
 
     def candidate(chunks: list[str]) -> FuzzInput | None:
-        chunks = [chunk for chunk in chunks if chunk] or [""]
-        if fuzz_input.aligned and len(chunks) > 1:
-            text = "".join(chunks)
-            allowed = set(tag_aligned_boundaries(text, protocol))
-            position = 0
-            for chunk in chunks[:-1]:
-                position += len(chunk)
-                if position not in allowed:
-                    return None
-        return replace(fuzz_input, chunks=tuple(chunks))
+        kept = tuple(chunk for chunk in chunks if chunk) or ("",)
+        if fuzz_input.aligned and not _cuts_allowed(fuzz_input.dialect, kept):
+            return None
+        return replace(fuzz_input, chunks=kept)
 
     def attempt(chunks: list[str]) -> bool:
         nonlocal best
@@ -464,10 +457,25 @@ def write(triaged: Triaged, target: Target, corpus: Path, regressions: Path) -> 
 
 
 def regression_input(record: dict[str, Any]) -> FuzzInput:
-    """The input a regression record stands for (what the test suite replays)."""
+    """The input a regression record stands for (what the test suite replays).
+
+    Its cuts count as token-aligned only while the dialect's current declarations allow
+    them: a finding fixed by declaring a tag (a chunk can never end inside it) replays as
+    an arbitrary chunking, which has only to run.
+    """
+    chunks = tuple(record["chunks"])
+    aligned = record["aligned"] and _cuts_allowed(record["dialect"], chunks)
     return FuzzInput(
-        dialect=record["dialect"],
-        request=record["request"],
-        chunks=tuple(record["chunks"]),
-        aligned=record["aligned"],
+        dialect=record["dialect"], request=record["request"], chunks=chunks, aligned=aligned
     )
+
+
+def _cuts_allowed(dialect: str, chunks: tuple[str, ...]) -> bool:
+    text = "".join(chunks)
+    allowed = set(tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    position = 0
+    for chunk in chunks[:-1]:
+        position += len(chunk)
+        if position not in allowed:
+            return False
+    return True

@@ -198,7 +198,12 @@ def _summary(console: Console, name: str, engine: str, progress, workdir: Path) 
     table = Table(title=f"fuzz {name} ({engine})", show_header=False)
     table.add_row("time", f"{progress.seconds:.0f} s")
     average = progress.execs / max(progress.seconds, 1e-9)
-    table.add_row("executions", f"{progress.execs} ({average:.0f} execs/s on average)")
+    per_cpu = progress.execs / max(progress.cpu_seconds, 1e-9)
+    table.add_row(
+        "executions",
+        f"{progress.execs} ({average:.0f} execs/s on average, {per_cpu:.0f} per CPU-second)",
+    )
+    table.add_row("CPU time", f"{progress.cpu_seconds:.0f} s")
     if progress.coverage is not None:
         table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")
     if progress.corpus is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -53,6 +54,9 @@ class Progress:
     features: int | None = None
     corpus: int | None = None
     seconds: float = 0.0
+    #: CPU time the fuzzing used (the fuzzer's processes, or this one): on a shared
+    #: machine, executions per CPU-second say more than per wall-clock second.
+    cpu_seconds: float = 0.0
     findings: list[Path] = field(default_factory=list)
 
 
@@ -128,6 +132,7 @@ class LibFuzzerRun:
         environment["PATH"] = bin_dir + os.pathsep + environment.get("PATH", "")
         progress = Progress()
         started = time.monotonic()
+        cpu_before = _children_cpu()
         before = set(findings_in(self.artifacts))
         log = self.log.open("w", encoding="utf-8", buffering=1) if self.log else None
         with subprocess.Popen(
@@ -150,8 +155,15 @@ class LibFuzzerRun:
         if log:
             log.close()
         progress.seconds = time.monotonic() - started
+        progress.cpu_seconds = _children_cpu() - cpu_before
         progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
         return progress, code
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes of this one (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def write_finding(artifacts: Path, data: bytes) -> Path:
@@ -187,6 +199,7 @@ def run_hypothesis(
 
     progress = Progress()
     started = time.monotonic()
+    cpu_started = time.process_time()
     failed: set[bytes] = set()
 
     def running() -> bool:
@@ -227,5 +240,6 @@ def run_hypothesis(
         progress.rate = int(progress.execs / max(progress.seconds, 1e-9))
         on_progress(progress)
     progress.seconds = time.monotonic() - started
+    progress.cpu_seconds = time.process_time() - cpu_started
     progress.rate = int(progress.execs / max(progress.seconds, 1e-9))
     return progress

@@ -76,19 +76,42 @@ def tag_aligned_source(dialect: str) -> BoundarySource:
     return BoundarySource("tag-aligned", split)
 
 
-#: Boundary sources from real tokenizers, registered by the tokenizer module when present.
-_TOKENIZER_SOURCES: list[Callable[[str], list[BoundarySource]]] = []
+def tokenizer_source(dialect: str, family: str) -> BoundarySource:
+    """One token per piece, as a server streams ``family``'s decoding of the output.
 
+    The decoding is the one the dialect is served with (``skip_special_tokens`` off when a
+    marker is a special token). Text the tokenizer cannot give back unchanged (a
+    normalizing vocabulary composes decomposed marks) falls back to the tag-aligned model
+    for that output, so every chunking still concatenates to the case's text.
+    """
+    from ..strategies import skip_special_tokens_for
+    from ..strategies.tokenizers import encode, load, stream_decode
 
-def register_tokenizer_sources(provider: Callable[[str], list[BoundarySource]]) -> None:
-    """Let the tokenizer module offer the faithful token-boundary sources of a dialect."""
-    _TOKENIZER_SOURCES.append(provider)
+    fallback = tag_aligned_source(dialect)
+
+    def split(text: str) -> list[Piece]:
+        tokenizer = load(family)
+        ids = encode(tokenizer, text)
+        skip = skip_special_tokens_for(dialect, family)
+        deltas = stream_decode(tokenizer, ids, skip_special_tokens=skip)
+        if "".join(deltas) != text or len(deltas) != len(ids):
+            return fallback.split(text)
+        return [Piece(delta, (token,)) for delta, token in zip(deltas, ids, strict=True)]
+
+    return BoundarySource(family, split, family)
 
 
 def boundary_sources(dialect: str) -> list[BoundarySource]:
-    """The faithful tokenizers of the dialect, or the tag-aligned model when it has none."""
-    sources = [source for provider in _TOKENIZER_SOURCES for source in provider(dialect)]
-    return sources or [tag_aligned_source(dialect)]
+    """One source per faithful tokenizer family of the dialect, or the tag-aligned model
+    where it has none (or the ``tokenizers`` extra is not installed)."""
+    try:
+        from ..strategies.tokenizers import get_family
+    except ImportError:
+        return [tag_aligned_source(dialect)]
+    families = [
+        name for name in get_dialect(dialect).tokenizer_families if not get_family(name).approximate
+    ]
+    return [tokenizer_source(dialect, name) for name in families] or [tag_aligned_source(dialect)]
 
 
 @dataclass(frozen=True)

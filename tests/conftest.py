@@ -2,23 +2,18 @@
 
 Under ``CI`` Hypothesis loads its built-in deterministic ``ci`` profile by itself. The
 ``nightly`` profile (``HYPOTHESIS_PROFILE=nightly``) runs many more examples and keeps a
-database of failures between runs.
+database of failures between runs; it is the one ``toolconform.strategies`` offers users.
 """
 
 from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis import settings
 
-settings.register_profile(
-    "nightly",
-    max_examples=2000,
-    deadline=None,
-    database=DirectoryBasedExampleDatabase(".hypothesis/nightly"),
-    suppress_health_check=[HealthCheck.too_slow],
-)
+from toolconform.strategies import register_profiles
+
+register_profiles()
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 

@@ -1,0 +1,44 @@
+"""Qwen2.5 / Qwen3 (hermes): ``<tool_call>\\n{"name", "arguments"}\\n</tool_call>``.
+
+Qwen3 writes reasoning inside ``<think>`` … ``</think>`` (the model emits the open tag
+itself) and may call tools while reasoning; Qwen2.5 has no reasoning.
+"""
+
+from __future__ import annotations
+
+from ..responses import Call, Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, REASONING_CALLS, Renderer, register
+from .json_blocks import blocks
+
+
+def _hermes_blocks(calls: tuple[Call, ...]) -> str:
+    return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+
+
+class Qwen25Renderer(Renderer):
+    dialect = "qwen25"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response) -> str:
+        return response.content + _hermes_blocks(response.calls) + response.content_tail
+
+
+class Qwen3Renderer(Renderer):
+    dialect = "qwen3"
+    supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response) -> str:
+        reasoning = ""
+        if response.reasoning is not None:
+            reasoning = (
+                "<think>"
+                + response.reasoning
+                + _hermes_blocks(response.reasoning_calls)
+                + response.reasoning_tail
+                + "</think>"
+            )
+        return reasoning + response.content + _hermes_blocks(response.calls) + response.content_tail
+
+
+register(Qwen25Renderer())
+register(Qwen3Renderer())

@@ -1,0 +1,23 @@
+"""Llama 3.1-3.3 JSON tools: ``<|python_tag|>{"name", "parameters"}``, no close tag.
+
+The engine stops at ``<|eom_id|>`` / ``<|eot_id|>`` and does not stream it, so the rendered
+text ends with the JSON (or with text the model wrote after it).
+"""
+
+from __future__ import annotations
+
+from ..responses import Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
+from .json_blocks import blocks
+
+
+class Llama3JsonRenderer(Renderer):
+    dialect = "llama3_json"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response) -> str:
+        calls = blocks(response.calls, "<|python_tag|>", "", "parameters")
+        return response.content + calls + response.content_tail
+
+
+register(Llama3JsonRenderer())

@@ -9,8 +9,9 @@ through ``FuzzedDataProvider`` rules, so atheris, Hypothesis and triage all see 
 input for the same bytes.
 
 Layout of the bytes (integers are read from the end, raw text from the front): dialect,
-request (tools, thinking, tool choice), chunking mode and cuts, then pieces until the bytes
-run out. Structure first and free text last keeps a mutation local.
+request (tools, thinking, tool choice), token-aligned or arbitrary cuts, whether only prose
+and well-formed blocks may appear, whether the linear-time oracle applies, the cuts, then
+pieces until the bytes run out. Structure first and free text last keeps a mutation local.
 """
 
 from __future__ import annotations
@@ -127,7 +128,9 @@ def request_for(tools_code: int, thinking: bool | None, tool_choice: str) -> dic
 
 
 @cache
-def _dialect_tags(dialect: str) -> tuple[tuple[str, ...], tuple[str, ...], dict]:
+def _dialect_tags(
+    dialect: str,
+) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, tuple[str, ...]]]:
     """Tags (longest first) and their declared prefixes, and the tag map for chunking."""
     protocol = get_dialect(dialect).protocol_tags()
     tags = tuple(sorted(protocol, key=lambda tag: (-len(tag), tag)))

@@ -200,6 +200,13 @@ def test_each_oracle_fails_on_its_own_fault(subject, given, policy, expected_che
     assert raised.value.check == expected_check
 
 
+def test_a_name_spelled_with_json_escapes_is_not_invented():
+    escaped = '{"name": "get_w\\u00e9", "arguments": {}}'
+    check(fuzz_input(escaped), FakeSubject(Result("", "", (("get_wé", "{}"),))), DROP)
+    with pytest.raises(Finding):
+        check(fuzz_input(escaped), FakeSubject(Result("", "", (("get_wè", "{}"),))), DROP)
+
+
 def test_arbitrary_cuts_only_have_to_run():
     subject = FakeSubject(Result("ab", "", ()), Result("a", "", ()))
     check(FuzzInput("qwen3", {}, ("a", "b"), aligned=False), subject, DROP)

@@ -11,7 +11,8 @@ atheris then records the input as a crash artifact, and triage replays it by id.
   input's token-aligned cuts (arbitrary cuts only have to run: seed 000 lets a parser
   assume token-aligned tags).
 - ``fuzz.no-invented-text`` (seed 000): content and reasoning are subsequences of the text.
-- ``fuzz.no-invented-call`` (seed 000): every call's name occurs in the text.
+- ``fuzz.no-invented-call`` (seed 000): every call's name occurs in the text (literally,
+  or spelled with JSON escapes).
 - ``fuzz.no-half-swallow`` (seed 003, ``RELEASE`` families): an output that yields no call
   comes back whole as content; a malformed wrapper is never partly eaten.
 - ``result.calls`` / ``text.no-protocol-leak``: an input of prose and well-formed blocks
@@ -23,6 +24,7 @@ atheris then records the input as a crash artifact, and triage replays it by id.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -136,7 +138,7 @@ def _check_policy(result: Result, text: str, policy: Policy) -> None:
         if not is_subsequence(value, text):
             raise Finding("fuzz.no-invented-text", f"{field} {value!r} is not text of the output")
     for name, _ in result.calls:
-        if name not in text:
+        if name not in text and name not in json_unescaped(text):
             message = f"call name {name!r} does not occur in the output"
             raise Finding("fuzz.no-invented-call", message)
     if policy.invalid_policy == RELEASE and not result.calls and result.content != text:
@@ -144,6 +146,24 @@ def _check_policy(result: Result, text: str, policy: Policy) -> None:
             "fuzz.no-half-swallow",
             f"no call was parsed, yet the content {result.content!r} is not the whole output",
         )
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.DOTALL)
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def json_unescaped(text: str) -> str:
+    """``text`` with JSON string escapes decoded wherever they appear: a name a JSON payload
+    spells ``"\\u00e9"`` is in the output, though not letter for letter."""
+
+    def decode(match: re.Match[str]) -> str:
+        escape = match.group(1)
+        if escape[0] == "u" and len(escape) == 5:
+            return chr(int(escape[1:], 16))
+        return _SIMPLE_ESCAPES.get(escape, escape)
+
+    decoded = _ESCAPE.sub(decode, text)
+    return decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _check_clean(result: Result, fuzz_input: FuzzInput, policy: Policy) -> None:

@@ -17,6 +17,8 @@ _STRUCTURAL = re.compile(r'["{}\[\]]')
 # A scalar (number, true, false, null, or a malformed bare word) ends at the first other char.
 _SCALAR_END = re.compile(r"[^0-9A-Za-z+\-.]")
 _SCALAR_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+-.")
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_LITERALS = frozenset(("true", "false", "null"))
 _WHITESPACE = " \t\r\n"
 # Below this many characters a plain loop beats a regex search.
 _SHORT = 8
@@ -31,10 +33,18 @@ class JsonValueScanner:
     what the scanner consumes. A ``terminator`` (a protocol close tag) met outside a string
     interrupts the value: scanning stops before it and ``interrupted`` is set, so that a
     malformed payload is kept "up to the protocol boundary".
+
+    A value that is not JSON at all (``query=oslo weather``, a bare word that is no number or
+    literal) is *raw*: it runs verbatim to the terminator, to one of ``raw_stops`` (the
+    envelope's ``,`` and ``}`` where the value sits in one), or to the end of input — the
+    parser keeps what the model wrote and is no validator (seed 000).
     """
 
     __slots__ = (
         "_head",
+        "_raw_end",
+        "_scalar_head",
+        "_scalar_numeric",
         "_structural",
         "_terminator",
         "complete",
@@ -42,11 +52,12 @@ class JsonValueScanner:
         "escape",
         "in_string",
         "interrupted",
+        "raw",
         "scalar",
         "started",
     )
 
-    def __init__(self, terminator: str | None = None) -> None:
+    def __init__(self, terminator: str | None = None, *, raw_stops: str = "") -> None:
         self._terminator = terminator
         if terminator:
             self._head = terminator[0]
@@ -54,6 +65,8 @@ class JsonValueScanner:
         else:
             self._head = None
             self._structural = _STRUCTURAL
+        ends = raw_stops + (self._head or "")
+        self._raw_end = re.compile("[" + re.escape(ends) + "]") if ends else None
         self.reset()
 
     def reset(self) -> None:
@@ -64,11 +77,14 @@ class JsonValueScanner:
         self.in_string = False
         self.escape = False
         self.scalar = False
+        self.raw = False
+        self._scalar_head = ""  # the first characters of a scalar: enough to know a literal
+        self._scalar_numeric = True  # every character so far can belong to a number
         self.depth = 0
 
     def finish(self) -> None:
-        """End of input: a bare scalar in progress is complete (``12`` at the end of a stream)."""
-        if self.scalar and not self.complete:
+        """End of input: a bare scalar or raw value in progress is complete (``12``)."""
+        if (self.scalar or self.raw) and not (self.complete or self.interrupted):
             self.complete = True
 
     def feed(self, text: str, start: int = 0, end: int | None = None) -> int:
@@ -98,14 +114,12 @@ class JsonValueScanner:
             elif c in _SCALAR_CHARS:
                 self.scalar = True
             else:
-                # Not a JSON value at all: stop here and let the caller decide.
                 verdict = self._terminator_at(text, i, n)
                 if verdict:
                     self.started = False  # undecided: look again when the tag is whole
                     self.interrupted = verdict > 0
-                else:
-                    self.complete = True
-                return i
+                    return i
+                self.raw = True  # not a JSON value at all: kept verbatim
         while i < n:
             if self.in_string:
                 i = self._scan_string(text, i, n)
@@ -115,18 +129,27 @@ class JsonValueScanner:
                     self.complete = True
                     return i
             elif self.scalar:
+                begin = i
                 if n - i <= _SHORT:
                     while i < n and text[i] in _SCALAR_CHARS:
                         i += 1
-                    if i == n:
-                        return n
                 else:
                     match = _SCALAR_END.search(text, i, n)
-                    if match is None:
-                        return n
-                    i = match.start()
-                self.complete = True
-                return i
+                    i = n if match is None else match.start()
+                piece = text[begin:i]
+                if len(self._scalar_head) < 6:
+                    self._scalar_head += piece[: 6 - len(self._scalar_head)]
+                if self._scalar_numeric and not _NUMBER_CHARS.issuperset(piece):
+                    self._scalar_numeric = False
+                if i == n:
+                    return n
+                self.scalar = False
+                if self._scalar_numeric or self._scalar_head in _LITERALS:
+                    self.complete = True
+                    return i
+                self.raw = True  # a bare word, not JSON: it goes on as raw text
+            elif self.raw:
+                return self._scan_raw(text, i, n)
             else:
                 if n - i <= _SHORT:
                     while i < n:
@@ -160,6 +183,24 @@ class JsonValueScanner:
                         self.interrupted = verdict > 0
                         return i
                     i += 1
+        return n
+
+    def _scan_raw(self, text: str, i: int, n: int) -> int:
+        """Cross a value that is not JSON, up to a raw stop or the terminator."""
+        pattern = self._raw_end
+        while pattern is not None:
+            match = pattern.search(text, i, n)
+            if match is None:
+                break
+            i = match.start()
+            if text[i] != self._head:
+                self.complete = True  # one of the raw stops: the envelope goes on
+                return i
+            verdict = self._terminator_at(text, i, n)
+            if verdict:
+                self.interrupted = verdict > 0
+                return i
+            i += 1
         return n
 
     def _scan_string(self, text: str, i: int, n: int) -> int:

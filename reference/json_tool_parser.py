@@ -33,7 +33,8 @@ class JsonToolParser(ToolParser):
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)
-        self._scanner = JsonValueScanner(self.close_tag)
+        # A raw (non-JSON) value inside the envelope ends where the envelope goes on.
+        self._scanner = JsonValueScanner(self.close_tag, raw_stops=",}")
         self._phase = _START
         self._key = ""
         self._resume = 0  # characters of a held string already scanned

@@ -117,3 +117,27 @@ def test_a_lone_backslash_at_a_chunk_end_escapes_the_next_chunk() -> None:
     scanner = JsonValueScanner()
     assert scanner.feed('"a\\') == 3 and scanner.in_string
     assert scanner.feed('"b"') == 3 and scanner.complete
+
+
+@pytest.mark.parametrize(
+    ("text", "raw_stops", "end", "interrupted"),
+    [
+        ("query=oslo weather</tool_call>", "", 18, True),  # a bare word runs to the boundary
+        ("city=Oslo}", ",}", 9, False),  # inside an envelope it ends where the envelope goes on
+        ("=x, y", ",}", 2, False),  # a value that cannot even begin JSON is raw from the start
+        ("truthy, 1", ",}", 6, False),  # almost a literal is still raw
+        ("true, 1", ",}", 4, False),  # a literal is a scalar
+        ("-1.5e+3 ", ",}", 7, False),
+    ],
+)
+def test_a_value_that_is_not_json_is_kept_raw_to_its_boundary(
+    text, raw_stops, end, interrupted
+) -> None:
+    scanner = JsonValueScanner("</tool_call>", raw_stops=raw_stops)
+    assert scanner.feed(text) == end
+    assert scanner.interrupted == interrupted
+    cut = [JsonValueScanner("</tool_call>", raw_stops=raw_stops) for _ in range(len(text))]
+    for position, piecewise in enumerate(cut, start=1):  # the same under every two-way cut
+        first = piecewise.feed(text, 0, position)
+        if not (piecewise.complete or piecewise.interrupted):
+            assert piecewise.feed(text, first) == end, position

@@ -71,6 +71,11 @@ class DsmlToolParser(ToolParser):
         INVOKE_CLOSE: (f"</{DSML}invoke", f"</{DSML}inv", f"</{DSML}", "</"),
         f"<{DSML}parameter name=": (f"<{DSML}parameter name", f"<{DSML}parameter", f"<{DSML}", "<"),
         PARAMETER_CLOSE: (f"</{DSML}parameter", f"</{DSML}", "</"),
+        # The heads alone end a value whose close tag is missing (``<｜DSML｜parameter>``
+        # with no name is still protocol), so they are tags too: a chunk never ends
+        # inside ``｜DSML｜`` (one token), whatever follows the head.
+        INVOKE_OPEN: (f"<{DSML}inv", f"<{DSML}", "<"),
+        PARAMETER_OPEN: (f"<{DSML}", "<"),
     }
     _value_tags: ClassVar[ValueTags]
 

@@ -64,6 +64,11 @@ class ResponseParser:
         self._pending = ""
         self._return_mode = PLAIN
         self._after_block = False
+        #: Newlines after a tool block, held out of the pending text until the next text
+        #: shows whether another block opens (then they are dropped) or not (then they are
+        #: the suspended channel's text). Kept here so that a long run is not copied into
+        #: the pending text again with every chunk.
+        self._held_separators: list[str] = []
 
         tool_open = (tool.open_tag,) if tool is not None else ()
         tool_prefixes = tool.open_prefixes if tool is not None else ()
@@ -109,7 +114,7 @@ class ResponseParser:
     @property
     def held_back(self) -> str:
         """The text received but not yet routed (what a liveness check measures)."""
-        return self._pending
+        return "".join(self._held_separators) + self._pending
 
     def stream_chunk(
         self, text: str, token_ids: Sequence[int] = (), *, final: bool = False
@@ -138,8 +143,9 @@ class ResponseParser:
                 self._after_block = True
                 continue
             if self._after_block:
-                separator_end = self._resolve_separator(pending, pos, final)
+                separator_end = self._resolve_separator(pending, pos, final, out)
                 if separator_end < 0:
+                    pos = -separator_end - 1
                     break
                 pos = separator_end
             if mode is PLAIN:
@@ -215,29 +221,48 @@ class ResponseParser:
         self._mode = TOOL
         tool.begin_tool_block()
 
-    def _resolve_separator(self, pending: str, pos: int, final: bool) -> int:
+    def _resolve_separator(
+        self, pending: str, pos: int, final: bool, out: list[tuple[DeltaMessage, bool]]
+    ) -> int:
         """Decide the newlines after a tool block: dropped only if another block opens.
 
         Returns where the suspended channel resumes (past the newlines when the next block
-        really opens), or -1 while undecided: the newlines are held until the text after
-        them shows whether another block follows.
+        really opens), or ``-(keep + 1)`` while undecided: the newlines are held until the
+        text after them shows whether another block follows, and ``pending[keep:]`` is what
+        stays pending (only the newlines an open tag may begin with; the rest of the run
+        waits in ``_held_separators``). Each newline is looked at once.
         """
         tool = self.tool_parser
         assert tool is not None
+        open_tag = tool.open_tag
         end = pos
         n = len(pending)
         while end < n and pending[end] in _SEPARATORS:
             end += 1
+        # The open tag may itself begin with newlines (DSML): only the last ones of the run
+        # can be its beginning.
+        first = max(pos, end - (len(open_tag) - len(open_tag.lstrip(_SEPARATORS))))
         if end == n and not final:
-            return -1  # nothing but newlines yet
-        # The open tag may itself begin with newlines (DSML): try every start in the run.
-        for start in range(pos, end + 1):
-            if pending.startswith(tool.open_tag, start):
+            if first > pos:
+                self._held_separators.append(pending[pos:first])
+            return -(first + 1)  # nothing but newlines yet
+        for start in range(first, end + 1):
+            if pending.startswith(open_tag, start):
                 self._after_block = False
+                self._held_separators = []
                 return start
         if not final and any(
-            pending[start:] in tool.open_prefixes for start in range(pos, end + 1)
+            pending[start:] in tool.open_prefixes for start in range(first, end + 1)
         ):
-            return -1
+            if first > pos:
+                self._held_separators.append(pending[pos:first])
+            return -(first + 1)
         self._after_block = False
+        if self._held_separators:
+            held = "".join(self._held_separators)
+            self._held_separators = []
+            if self._mode is PLAIN:
+                out.append((DeltaMessage(content=held), False))
+            else:
+                out.append((DeltaMessage(reasoning_content=held), False))
         return pos

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import ClassVar
 
-from .markup import ValueTags, json_string_piece
+from .markup import ValueTags, json_string_piece, skip_whitespace
 from .schema_values import convert_value, streams_as_string, value_types
 from .tool_parser import ToolParser
 from .types import DeltaToolCall, Request
@@ -150,6 +150,9 @@ class XmlToolParser(ToolParser):
                     break
                 state.phase = ARG_START
             elif phase == ARG_START:
+                # Layout between tags is consumed even while the next tag is undecided, so
+                # that a run of it is not scanned again with every chunk.
+                pos = skip_whitespace(text, pos)
                 found = self._consume_arg_start(text, pos)
                 if found is None:
                     break
@@ -166,6 +169,7 @@ class XmlToolParser(ToolParser):
                 else:
                     self._start_value(name)
             elif phase == FUNCTION:
+                pos = skip_whitespace(text, pos)
                 header = self._consume_function(text, pos, final)
                 if header is None:
                     break

@@ -1,0 +1,14 @@
+#!/usr/bin/env python3
+"""Fuzz target `harmony`: OpenAI Harmony channels: gpt_oss.
+
+Executable for libFuzzer (it re-runs argv[0]) and for OSS-Fuzz / ClusterFuzzLite builds:
+    ./fuzz/fuzz_harmony.py -max_total_time=60 -dict=… CORPUS_DIR SEED_DIR
+or, with the dictionary, seeds and a progress line set up: `toolconform fuzz harmony`.
+"""
+
+import sys
+
+from toolconform.harness.fuzzing.atheris_entry import main
+
+if __name__ == "__main__":
+    main("harmony", sys.argv)

@@ -1,0 +1,295 @@
+"""``toolconform fuzz``: coverage-guided fuzzing of a target, and triage of what it finds.
+
+    toolconform fuzz TARGET [--seconds N] [--jobs N] [--engine auto|atheris|hypothesis]
+    toolconform fuzz triage CRASH [CRASH …] [--target NAME]
+    toolconform fuzz artifacts OUTDIR        # dictionaries and seed corpora, for OSS-Fuzz builds
+    toolconform fuzz list
+
+A run keeps its state in ``--workdir`` (``.toolconform-fuzz/TARGET``): the generated
+dictionary and seeds, the growing work corpus, the findings (``artifacts/``) and the full
+libFuzzer log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..corpus_build import corpus_root
+from ..errors import UsageError
+from ..fuzzing.families import FAMILIES, target_names
+
+INSTALL_HINT = (
+    "atheris is not installed: pip install 'toolconform[fuzz]' "
+    "(Linux x86-64 wheels, Python 3.11–3.14)"
+)
+_ACTIONS = ("triage", "artifacts", "list")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "fuzz",
+        help="fuzz a dialect family (atheris, or Hypothesis without it); triage findings",
+        description=(
+            "Fuzz TARGET (a dialect family, or 'adapter' for any parser named by "
+            "TOOLCONFORM_FUZZ_ADAPTER) with structure-aware inputs and per-execution oracles. "
+            "'fuzz triage CRASH…' minimises findings into corpus cases; 'fuzz artifacts "
+            "OUTDIR' writes dictionaries and seed corpora; 'fuzz list' shows the targets."
+        ),
+    )
+    parser.add_argument("target", metavar="TARGET", help="a target, or triage / artifacts / list")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="triage: finding files; artifacts: the output folder",
+    )
+    parser.add_argument("--seconds", type=int, default=60, help="run time (default 60)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="collect every finding instead of stopping at the first (always with --jobs > 1)",
+    )
+    parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
+    parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
+    parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
+    parser.add_argument(
+        "--target",
+        dest="triage_target",
+        metavar="NAME",
+        help="triage: the target that found it (default: from the path)",
+    )
+    parser.add_argument("--root", type=Path, help="triage: corpus folder (default: the package's)")
+    parser.add_argument(
+        "--regressions",
+        type=Path,
+        help="triage: where regression records go (default fuzz/regressions next to the corpus)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.target == "list":
+        return _list()
+    if args.target == "triage":
+        return _triage(args)
+    if args.target == "artifacts":
+        return _artifacts(args)
+    if args.paths:
+        raise UsageError(f"unexpected arguments after the target: {' '.join(args.paths)}")
+    if args.seconds < 1 or args.jobs < 1:
+        raise UsageError("--seconds and --jobs must be at least 1")
+    from ..fuzzing.target import build_target
+
+    target = build_target(args.target)
+    workdir = args.workdir or Path(".toolconform-fuzz") / args.target
+    engine = _engine(args.engine)
+    console = Console(stderr=True, soft_wrap=True)
+    console.print(
+        f"fuzzing [bold]{target.name}[/] ({', '.join(target.dialects)}) with {engine} "
+        f"for {args.seconds} s, {args.jobs} job(s); state in {workdir}"
+    )
+    if engine == "atheris":
+        progress, code = _run_atheris(target, workdir, args, console)
+    else:
+        progress, code = _run_hypothesis(target, workdir, args, console), 0
+    _summary(console, target.name, engine, progress, workdir)
+    if code not in (0, 1, 77) and not progress.findings:  # libFuzzer itself failed
+        console.print(f"libFuzzer exited with {code}: see {workdir / 'libfuzzer.log'}")
+        return 2
+    return 1 if progress.findings else 0
+
+
+def _engine(choice: str) -> str:
+    if choice == "hypothesis":
+        return "hypothesis"
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        if choice == "atheris":
+            raise UsageError(INSTALL_HINT) from None
+        print(f"toolconform: {INSTALL_HINT}; using the Hypothesis engine", file=sys.stderr)
+        return "hypothesis"
+    return "atheris"
+
+
+def _prepare(target, workdir: Path) -> tuple[Path, Path]:  # type: ignore[no-untyped-def]
+    from ..fuzzing.artifacts import dictionary_text, write_seeds
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    dictionary = workdir / f"{target.name}.dict"
+    dictionary.write_text(dictionary_text(target), encoding="utf-8")
+    seeds = workdir / "seeds"
+    write_seeds(target, seeds)
+    return dictionary, seeds
+
+
+def _script(target_name: str, workdir: Path) -> Path:
+    """The repository's ``fuzz/fuzz_TARGET.py``, or a launcher like it for an installed
+    package (libFuzzer re-runs the script itself, so it must be executable)."""
+    repository = Path(__file__).resolve().parents[2] / "fuzz" / f"fuzz_{target_name}.py"
+    if repository.is_file() and os.access(repository, os.X_OK):
+        return repository
+    launcher = workdir / f"fuzz_{target_name}.py"
+    launcher.write_text(
+        f"#!{sys.executable}\nimport sys\n\n"
+        "from toolconform.harness.fuzzing.atheris_entry import main\n\n"
+        f"main({target_name!r}, sys.argv)\n",
+        encoding="utf-8",
+    )
+    launcher.chmod(0o755)
+    return launcher
+
+
+def _status(progress, seconds: int) -> str:  # type: ignore[no-untyped-def]
+    coverage = "—" if progress.coverage is None else str(progress.coverage)
+    features = "" if progress.features is None else f" ft {progress.features}"
+    corpus = "" if progress.corpus is None else f" · corpus {progress.corpus}"
+    return (
+        f"{progress.seconds:5.0f}/{seconds} s · {progress.execs} execs · "
+        f"{progress.rate} execs/s · cov {coverage}{features}{corpus} · "
+        f"findings {len(progress.findings)}"
+    )
+
+
+def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Console):  # type: ignore[no-untyped-def]
+    from ..fuzzing.engines import LibFuzzerRun
+
+    dictionary, seeds = _prepare(target, workdir)
+    fuzz_run = LibFuzzerRun(
+        script=_script(target.name, workdir),
+        seconds=args.seconds,
+        artifacts=workdir / "artifacts",
+        corpus=workdir / "corpus",
+        seeds=seeds,
+        dictionary=dictionary,
+        jobs=args.jobs,
+        keep_going=args.keep_going,
+        seed=args.seed,
+        log=workdir / "libfuzzer.log",
+    )
+    with console.status("starting libFuzzer") as status:
+        return fuzz_run.run(lambda p: status.update(_status(p, args.seconds)))
+
+
+def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Console):  # type: ignore[no-untyped-def]
+    from ..fuzzing.artifacts import seed_inputs
+    from ..fuzzing.engines import run_hypothesis
+
+    with console.status("starting Hypothesis") as status:
+        return run_hypothesis(
+            target,
+            args.seconds,
+            workdir / "artifacts",
+            lambda p: status.update(_status(p, args.seconds)),
+            seed=args.seed or 0,
+            seeds=list(seed_inputs(target).values()),
+        )
+
+
+def _summary(console: Console, name: str, engine: str, progress, workdir: Path) -> None:  # type: ignore[no-untyped-def]
+    table = Table(title=f"fuzz {name} ({engine})", show_header=False)
+    table.add_row("time", f"{progress.seconds:.0f} s")
+    average = progress.execs / max(progress.seconds, 1e-9)
+    per_cpu = progress.execs / max(progress.cpu_seconds, 1e-9)
+    table.add_row(
+        "executions",
+        f"{progress.execs} ({average:.0f} execs/s on average, {per_cpu:.0f} per CPU-second)",
+    )
+    table.add_row("CPU time", f"{progress.cpu_seconds:.0f} s")
+    if progress.coverage is not None:
+        table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")
+    if progress.corpus is not None:
+        table.add_row("corpus", f"{progress.corpus} inputs in {workdir / 'corpus'}")
+    table.add_row("findings", str(len(progress.findings)))
+    console.print(table)
+    for path in progress.findings:
+        console.print(f"  {path}  →  toolconform fuzz triage {path}", highlight=False)
+
+
+def _list() -> int:
+    table = Table(title="fuzz targets")
+    table.add_column("target")
+    table.add_column("dialects")
+    table.add_column("malformed block")
+    for name in target_names():
+        family = FAMILIES.get(name)
+        if family is None:
+            table.add_row(name, "$TOOLCONFORM_FUZZ_ADAPTER's", "per dialect")
+        else:
+            table.add_row(name, ", ".join(family.dialects), family.invalid_policy)
+    Console().print(table)
+    return 0
+
+
+def _artifacts(args: argparse.Namespace) -> int:
+    """``OUTDIR/fuzz_TARGET.dict`` and ``OUTDIR/fuzz_TARGET_seed_corpus.zip`` per target, the
+    names OSS-Fuzz and ClusterFuzzLite pick up next to each fuzzer."""
+    from ..fuzzing.artifacts import dictionary_text, seed_inputs
+    from ..fuzzing.target import build_target
+
+    if len(args.paths) != 1:
+        raise UsageError("fuzz artifacts takes one output folder")
+    out = Path(args.paths[0])
+    out.mkdir(parents=True, exist_ok=True)
+    for name in target_names():
+        target = build_target(name)
+        (out / f"fuzz_{name}.dict").write_text(dictionary_text(target), encoding="utf-8")
+        with zipfile.ZipFile(out / f"fuzz_{name}_seed_corpus.zip", "w") as archive:
+            for case_id, data in seed_inputs(target).items():
+                archive.writestr(case_id.replace("/", "__").replace(":", "_"), data)
+    Console(stderr=True, soft_wrap=True).print(
+        f"dictionaries and seed corpora for {len(target_names())} targets in {out}"
+    )
+    return 0
+
+
+def _triage(args: argparse.Namespace) -> int:
+    from ..fuzzing.target import build_target
+    from ..fuzzing.triage import triage, write
+
+    if not args.paths:
+        raise UsageError("fuzz triage needs at least one finding file")
+    console = Console(stderr=True, soft_wrap=True)
+    root = args.root or corpus_root()
+    regressions = args.regressions or root.parent / "fuzz" / "regressions"
+    status = 0
+    for raw in args.paths:
+        path = Path(raw)
+        if not path.is_file():
+            raise UsageError(f"{path}: no such finding file")
+        name = args.triage_target or _target_from_path(path)
+        target = build_target(name)
+        triaged = triage(target, path.read_bytes())
+        if triaged is None:
+            console.print(f"{path}: passes every oracle now (fixed?); nothing written")
+            continue
+        write(triaged, target, root, regressions)
+        status = 1
+        console.print(
+            f"[red]{triaged.check}[/] ({triaged.finding_id}): {triaged.message}", highlight=False
+        )
+        console.print(
+            f"  minimal chunking: {list(triaged.minimal.chunks)!r}"[:2000], highlight=False
+        )
+        console.print(f"  wrote {triaged.case_path} and {triaged.regression_path}")
+    if status:
+        console.print(
+            "review the case, fix the parser if it is at fault, then run "
+            "toolconform corpus build && toolconform corpus validate"
+        )
+    return status
+
+
+def _target_from_path(path: Path) -> str:
+    """``…/TARGET/artifacts/crash-…`` (a ``toolconform fuzz`` work folder) names the target."""
+    if path.parent.name == "artifacts" and path.parent.parent.name in target_names():
+        return path.parent.parent.name
+    raise UsageError(f"{path}: say which target found it with --target NAME")

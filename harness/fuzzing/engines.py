@@ -1,0 +1,245 @@
+"""Running a target: under libFuzzer (atheris), or under Hypothesis when atheris is absent.
+
+Both engines leave their findings the same way — one file per failing input, named
+``crash-<sha1>`` (or libFuzzer's ``timeout-`` / ``oom-`` / ``slow-unit-``), in the run's
+artifact folder — so triage does not care which engine found what. Progress comes back as
+``Progress`` records: libFuzzer's status lines are parsed; the Hypothesis engine reports its
+own counts (it has no coverage figure).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .oracles import Finding
+from .target import Target
+
+#: Artifact name prefixes libFuzzer writes, and what each means.
+ARTIFACT_KINDS = {
+    "crash-": "an oracle failed",
+    "timeout-": "one input ran longer than -timeout",
+    "oom-": "memory over -rss_limit_mb",
+    "slow-unit-": "a slow input (-report_slow_units)",
+    "leak-": "a leak",
+}
+
+# "#1234	NEW    cov: 56 ft: 78 corp: 9/1024b lim: 4 exec/s: 1000 rss: 50Mb …"
+_STATUS = re.compile(
+    r"^#(?P<execs>\d+)\s+(?P<event>\w+)\s+cov: (?P<cov>\d+) ft: (?P<ft>\d+)"
+    r"(?: corp: (?P<corpus>\d+)/\S+)?(?:.*?exec/s: (?P<rate>\d+))?"
+)
+# Fork mode: "#1234: cov: 56 ft: 78 corp: 9 exec/s 1000 oom/timeout/crash: 0/0/1 time: 5s …"
+_FORK_STATUS = re.compile(
+    r"^#(?P<execs>\d+): cov: (?P<cov>\d+) ft: (?P<ft>\d+) corp: (?P<corpus>\d+) "
+    r"exec/s:? (?P<rate>\d+) oom/timeout/crash: (?P<oom>\d+)/(?P<timeouts>\d+)/(?P<crashes>\d+)"
+)
+
+
+@dataclass
+class Progress:
+    """What a run has done so far."""
+
+    execs: int = 0
+    rate: int = 0
+    coverage: int | None = None
+    features: int | None = None
+    corpus: int | None = None
+    seconds: float = 0.0
+    #: CPU time the fuzzing used (the fuzzer's processes, or this one): on a shared
+    #: machine, executions per CPU-second say more than per wall-clock second.
+    cpu_seconds: float = 0.0
+    findings: list[Path] = field(default_factory=list)
+
+
+def parse_status(line: str, progress: Progress) -> bool:
+    """Update ``progress`` from one libFuzzer output line; True when it was a status line."""
+    match = _STATUS.match(line) or _FORK_STATUS.match(line)
+    if match is None:
+        return False
+    groups = match.groupdict()
+    progress.execs = int(groups["execs"])
+    progress.coverage = int(groups["cov"])
+    progress.features = int(groups["ft"])
+    if groups.get("corpus"):
+        progress.corpus = int(groups["corpus"])
+    if groups.get("rate"):
+        progress.rate = int(groups["rate"])
+    return True
+
+
+def findings_in(artifacts: Path) -> list[Path]:
+    """The finding files in an artifact folder, oldest first."""
+    if not artifacts.is_dir():
+        return []
+    found = [p for p in artifacts.iterdir() if p.name.startswith(tuple(ARTIFACT_KINDS))]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+@dataclass
+class LibFuzzerRun:
+    """One libFuzzer run of an executable target script."""
+
+    script: Path
+    seconds: int
+    artifacts: Path
+    corpus: Path
+    seeds: Path
+    dictionary: Path
+    jobs: int = 1
+    #: Go on after a finding (libFuzzer's fork mode, one worker per job); else the run
+    #: stops at the first finding, as plain libFuzzer does.
+    keep_going: bool = False
+    seed: int | None = None
+    #: Per-input limit: an input running longer is a hang (``timeout-…``).
+    timeout: int = 30
+    max_len: int = 4096
+    log: Path | None = None
+
+    def command(self) -> list[str]:
+        options = [
+            f"-max_total_time={self.seconds}",
+            f"-dict={self.dictionary}",
+            f"-artifact_prefix={self.artifacts}/",
+            f"-timeout={self.timeout}",
+            "-rss_limit_mb=2048",
+            f"-max_len={self.max_len}",
+            "-print_final_stats=1",
+        ]
+        if self.seed is not None:
+            options.append(f"-seed={self.seed}")
+        if self.jobs > 1 or self.keep_going:
+            # Fork mode: N worker processes share one corpus; findings do not stop it.
+            options += [f"-fork={self.jobs}", "-ignore_crashes=1", "-ignore_timeouts=1"]
+        return [str(self.script), *options, str(self.corpus), str(self.seeds)]
+
+    def run(self, on_progress: Callable[[Progress], None]) -> tuple[Progress, int]:
+        """Run to the end; ``on_progress`` gets every status update. Returns the last
+        progress and libFuzzer's exit code."""
+        for folder in (self.artifacts, self.corpus, self.seeds):
+            folder.mkdir(parents=True, exist_ok=True)
+        environment = dict(os.environ)
+        # libFuzzer re-runs argv[0] in fork mode: the script's shebang must find this Python.
+        bin_dir = str(Path(sys.executable).parent)
+        environment["PATH"] = bin_dir + os.pathsep + environment.get("PATH", "")
+        progress = Progress()
+        started = time.monotonic()
+        cpu_before = _children_cpu()
+        before = set(findings_in(self.artifacts))
+        log = self.log.open("w", encoding="utf-8", buffering=1) if self.log else None
+        with subprocess.Popen(
+            [sys.executable, *self.command()],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            env=environment,
+        ) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                if log:
+                    log.write(line)
+                progress.seconds = time.monotonic() - started
+                if parse_status(line, progress) or "Test unit written" in line:
+                    progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
+                    on_progress(progress)
+            code = process.wait()
+        if log:
+            log.close()
+        progress.seconds = time.monotonic() - started
+        progress.cpu_seconds = _children_cpu() - cpu_before
+        progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
+        return progress, code
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes of this one (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def write_finding(artifacts: Path, data: bytes) -> Path:
+    """Store a failing input as libFuzzer would (``crash-<sha1 of the bytes>``)."""
+    artifacts.mkdir(parents=True, exist_ok=True)
+    path = artifacts / f"crash-{hashlib.sha1(data).hexdigest()}"
+    path.write_bytes(data)
+    return path
+
+
+def run_hypothesis(
+    target: Target,
+    seconds: float,
+    artifacts: Path,
+    on_progress: Callable[[Progress], None],
+    *,
+    seed: int = 0,
+    seeds: Sequence[bytes] = (),
+    batch: int = 200,
+    max_size: int = 2048,
+    stop_after: int | None = None,
+) -> Progress:
+    """Fuzz with Hypothesis-generated bytes through the same decoding, for ``seconds``.
+
+    Runs batches of ``batch`` examples with successive seeds until the time is up; the
+    seed inputs are replayed first. Every distinct failing input is written as a finding;
+    the run goes on after one, unless ``stop_after`` findings are in. No coverage guidance:
+    this is the fallback engine.
+    """
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
+    progress = Progress()
+    started = time.monotonic()
+    cpu_started = time.process_time()
+    failed: set[bytes] = set()
+
+    def running() -> bool:
+        done = stop_after is not None and len(progress.findings) >= stop_after
+        return not done and time.monotonic() - started < seconds
+
+    def one(data: bytes) -> None:
+        progress.execs += 1
+        try:
+            target.test_one_input(data)
+        except Finding:
+            if data not in failed:
+                failed.add(data)
+                progress.findings.append(write_finding(artifacts, data))
+
+    for data in seeds:
+        one(data)
+    round_number = 0
+    while running():
+
+        @hypothesis_seed(seed + round_number)
+        @settings(
+            max_examples=batch,
+            deadline=None,
+            database=None,
+            phases=(Phase.generate,),
+            suppress_health_check=list(HealthCheck),
+            derandomize=False,
+        )
+        @given(st.binary(max_size=max_size))
+        def fuzz(data: bytes) -> None:
+            if running():
+                one(data)
+
+        fuzz()
+        round_number += 1
+        progress.seconds = time.monotonic() - started
+        progress.rate = int(progress.execs / max(progress.seconds, 1e-9))
+        on_progress(progress)
+    progress.seconds = time.monotonic() - started
+    progress.cpu_seconds = time.process_time() - cpu_started
+    progress.rate = int(progress.execs / max(progress.seconds, 1e-9))
+    return progress

@@ -74,8 +74,12 @@ class Failure:
     expected: Any = None
     actual: Any = None
     expected_failure: bool = False
+    #: Why the implementation fails it, and its bug report (from the expectations file).
+    reason: str = ""
+    issue: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        known = {"reason": self.reason, "issue": self.issue} if self.expected_failure else {}
         return {
             "case": self.case,
             "dialect": self.dialect,
@@ -87,6 +91,7 @@ class Failure:
             "expected": self.expected,
             "actual": self.actual,
             "expected_failure": self.expected_failure,
+            **known,
         }
 
 

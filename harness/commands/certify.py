@@ -127,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         adapter = load_adapter(args.adapter)
     except AdapterError as error:
         raise UsageError(str(error)) from None
-    implementation = adapter.implementation
+    implementation = dict(adapter.implementation)
+    if adapter.dialects:
+        implementation["dialects"] = adapter.dialects  # how each dialect is configured
     adapter.close()
 
     corpus_path = args.corpus or builtin_corpus()

@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import certify, corpus, dialects, parse, tokenizers
+from .commands import bench, certify, corpus, dialects, parse, tokenizers
 from .errors import UsageError
 
-_COMMANDS = (certify, parse, corpus, dialects, tokenizers)
+_COMMANDS = (certify, bench, parse, corpus, dialects, tokenizers)
 
 
 def build_parser() -> argparse.ArgumentParser:

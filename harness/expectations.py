@@ -140,7 +140,11 @@ def write_expectations(
     lines = ["[meta]"]
     for key, value in meta.items():
         lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
-    for case, check, message in sorted(set(failures)):
+    seen: set[tuple[str, str]] = set()
+    for case, check, message in sorted(failures):
+        if (case, check) in seen:
+            continue
+        seen.add((case, check))
         old = next((e for e in previous.known if e.case == case and e.check == check), None)
         lines += [
             "",

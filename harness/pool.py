@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from .adapters import AdapterCrash
 from .cases import Case
 from .checks import BY_ID, effective_level
 from .chunkings import Chunking
@@ -34,6 +35,12 @@ class PoolConfig:
     robustness: bool = True
 
 
+#: What a worker sends once its adapter is loaded: only then do its cases' clocks start.
+READY = "ready"
+#: Seconds a worker may take to start and load its adapter.
+STARTUP_TIMEOUT = 300.0
+
+
 def _worker_main(connection: Connection, config: PoolConfig) -> None:
     """A worker: load the adapter once, then run the cases the parent sends."""
     if config.memory_limit:
@@ -49,6 +56,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
     executor = CaseExecutor(
         adapter, mode=config.mode, feed_timeout=config.feed_timeout, robustness=config.robustness
     )
+    connection.send(READY)
     try:
         while True:
             case = connection.recv()
@@ -69,6 +77,8 @@ class _Worker:
         child.close()
         self.case: Case | None = None
         self.started = 0.0
+        self.ready = False
+        self.born = time.monotonic()
 
     def give(self, case: Case) -> None:
         self.case = case
@@ -98,12 +108,15 @@ def run_cases(
     try:
         while queue or any(worker.case is not None for worker in workers):
             for worker in workers:
-                if worker.case is None and queue:
+                if worker.ready and worker.case is None and queue:
                     worker.give(queue.pop())
-            busy = [worker for worker in workers if worker.case is not None]
-            ready = wait([worker.connection for worker in busy], timeout=1.0)
+            waiting = [w for w in workers if w.case is not None or not w.ready]
+            ready = wait([worker.connection for worker in waiting], timeout=1.0)
             now = time.monotonic()
             for index, worker in enumerate(workers):
+                if not worker.ready:
+                    _start(worker, ready, now)
+                    continue
                 if worker.case is None:
                     continue
                 case = worker.case
@@ -132,6 +145,23 @@ def run_cases(
     finally:
         for worker in workers:
             worker.stop(kill=worker.case is not None)
+
+
+def _start(worker: _Worker, ready: list, now: float) -> None:
+    """Mark a starting worker ready, or fail the run if it cannot load the adapter."""
+    if worker.connection in ready:
+        try:
+            worker.ready = worker.connection.recv() == READY
+            return
+        except (EOFError, OSError):
+            pass
+    elif worker.process.is_alive() and now - worker.born < STARTUP_TIMEOUT:
+        return
+    worker.stop(kill=True)
+    raise AdapterCrash(
+        f"a worker could not start the adapter (exit status {worker.process.exitcode}); "
+        "run one case with --jobs 1 to see its error"
+    )
 
 
 def _lost(case: Case, status: str, message: str) -> CaseResult:

@@ -153,18 +153,25 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def write_report(directory: Path, files: Iterable[tuple[str, str]]) -> None:
+def write_report(
+    directory: Path, files: Iterable[tuple[str, str | None]], *, binary_from: Path | None = None
+) -> None:
     """Write the report files so that ``directory`` holds a whole report or the old one.
 
     Everything is written into a sibling temporary directory first, which then replaces
-    ``directory`` by renames: an interrupted run never leaves a half-written report.
+    ``directory`` by renames: an interrupted run never leaves a half-written report. A file
+    given with text ``None`` is copied from ``binary_from`` (plots).
     """
     directory = directory.resolve()
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
     try:
         for name, text in files:
-            (staging / name).write_text(text, encoding="utf-8")
+            if text is None:
+                assert binary_from is not None
+                shutil.copyfile(binary_from / name, staging / name)
+            else:
+                (staging / name).write_text(text, encoding="utf-8")
         if directory.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
             retired.rmdir()

@@ -101,9 +101,7 @@ class DsmlToolParser(ToolParser):
         self._phase = _INVOKE
         self._in_call = False
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         close_tag = self.close_tag
         assert close_tag is not None
         pos = 0

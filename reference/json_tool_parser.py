@@ -46,9 +46,7 @@ class JsonToolParser(ToolParser):
         self._phase = _START
         self._in_list = False
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)
         i = 0
         while True:

@@ -127,10 +127,9 @@ class ResponseParser:
         while True:
             mode = self._mode
             if mode is TOOL:
-                tool = self.tool_parser
-                assert tool is not None
+                tool: ToolParser = self.tool_parser  # type: ignore[assignment]  # set in TOOL
                 deltas: list[DeltaToolCall] = []
-                pos += tool.feed_tool_block(pending[pos:] if pos else pending, deltas, final=final)
+                pos += tool.feed_tool_block(pending[pos:] if pos else pending, deltas, final)
                 if deltas:
                     out.append((DeltaMessage(None, None, deltas), True))
                 if not tool.block_closed:

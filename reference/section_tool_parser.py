@@ -94,9 +94,7 @@ class SectionToolParser(ToolParser):
 
     # ----------------------------------------------------------------- driver
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)
         i = 0
         while True:

@@ -72,7 +72,7 @@ class ToolParser:
         self._payload_closed = False
         self.block_closed = False
 
-    def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], *, final: bool) -> int:
+    def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], final: bool = False) -> int:
         """Consume what is stable of ``text`` (which starts inside the block).
 
         Appends zero or more fragments to ``deltas`` and returns how many leading characters
@@ -82,7 +82,7 @@ class ToolParser:
             return 0
         consumed = 0
         if not self._payload_closed:
-            consumed = self._consume_stream_payload(text, deltas, final=final)
+            consumed = self._consume_stream_payload(text, deltas, final)
             if not (self._payload_closed or final):
                 return consumed  # the common case: the middle of a payload
         return self._after_payload(text, consumed, final)
@@ -105,9 +105,7 @@ class ToolParser:
         self.block_closed = True
         return len(text)
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         """Consume the dialect's inner payload; set ``_payload_closed`` when it ends.
 
         Must not consume the outer close tag. With ``final`` the input is over: finish what

@@ -136,9 +136,7 @@ class XmlToolParser(ToolParser):
 
     # ----------------------------------------------------------------- the driver
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         state = self._state
         pos = 0
         while True:

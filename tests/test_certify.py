@@ -37,9 +37,11 @@ def test_a_parser_that_allocates_without_bound_is_recorded_and_the_run_goes_on()
     got = []
     run_cases([hoarding, healthy], config, got.append)
     by_case = {result.case: result for result in got}
-    # Under the address-space limit the parser either gets a MemoryError or its worker dies.
+    # Under the address-space limit the parser gets a MemoryError or its worker dies (or, on
+    # a loaded machine, filling memory outlasts the per-feed limit): each is recorded.
     outcomes = {(f.check, f.status) for f in by_case[hoarding.id].failures}
-    assert outcomes & {("run.no-error", "error"), ("run.no-crash", "crash")}, outcomes
+    recorded = {("run.no-error", "error"), ("run.no-crash", "crash"), ("run.no-timeout", "timeout")}
+    assert outcomes & recorded, outcomes
     assert not by_case[healthy.id].failures
 
 
@@ -48,7 +50,7 @@ def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
     healthy = CASES["qwen3/valid/stray-think-close-in-content"]
     results = []
     for spec, status in ((f"{BUG}:hangs_uninterruptibly", "timeout"), (f"{BUG}:dies", "crash")):
-        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=3, robustness=False)
+        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=5, robustness=False)
         got = []
         run_cases([hanging, healthy], config, got.append)
         by_case = {result.case: result for result in got}

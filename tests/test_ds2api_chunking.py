@@ -3,8 +3,8 @@
 ds2api's own sieve re-evaluates its buffer at chunk boundaries, so re-chunking changes its
 result for some inputs. The reference must not: for every input recorded from ds2api's
 suites, the whole text, one character per chunk and every split into two chunks give the
-same content and calls. Characters, not tokens: a chunk may end anywhere, also inside a
-tag shell.
+same content and calls — and so does one DeepSeek-V4 token per chunk, as a server streams
+it. Characters first: a chunk may end anywhere, also inside a tag shell.
 """
 
 from __future__ import annotations
@@ -28,3 +28,15 @@ def test_every_chunking_gives_the_whole_text_result(text: str) -> None:
     assert _result(list(text)) == whole, "one character per chunk"
     for cut in range(1, len(text)):
         assert _result([text[:cut], text[cut:]]) == whole, f"split at {cut}: {text[:cut]!r}"
+
+
+@pytest.mark.parametrize("text", list(INPUTS), ids=list(INPUTS.values()))
+def test_one_deepseek_v4_token_per_chunk_gives_the_whole_text_result(text: str) -> None:
+    pytest.importorskip("tokenizers")
+    from toolconform.strategies.tokenizers import encode, load, stream_decode
+
+    tokenizer = load("deepseek-v4")
+    pieces = stream_decode(tokenizer, encode(tokenizer, text), skip_special_tokens=False)
+    if "".join(pieces) != text:
+        pytest.skip("the V4 tokenizer does not give this text back unchanged")
+    assert _result(pieces) == _result([text])

@@ -15,6 +15,7 @@ from .base import Adapter, AdapterError
 #: Built-in adapters: name → "module:callable" of their factory.
 BUILTIN = {
     "reference": "toolconform.harness.adapters.reference:reference_factory",
+    "noop": "toolconform.harness.adapters.noop:noop_factory",
     **ENGINE_ADAPTERS,
 }
 

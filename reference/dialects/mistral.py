@@ -66,9 +66,7 @@ class MistralToolParser(JsonToolParser):
         super().begin_tool_block()
         self._form = _UNDECIDED
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)
         i = 0
         if self._form == _UNDECIDED:

@@ -53,9 +53,7 @@ class Ds2apiToolParser(ToolParser):
         """
         return {tag: longest_first(tag[:i] for i in range(1, len(tag))) for tag in CANONICAL_TAGS}
 
-    def _consume_stream_payload(
-        self, text: str, deltas: list[DeltaToolCall], *, final: bool
-    ) -> int:
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         raise NotImplementedError("the ds2api sieve consumes the whole response")
 
 

@@ -1,0 +1,226 @@
+"""Throughput reports for people: Markdown and self-contained HTML (plots inlined)."""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+FLOOR = "noop"
+SUPER_LINEAR = 1.2
+
+
+def _headline_chunking(measurements: list[dict[str, Any]], dialect: str) -> str:
+    """One real token per chunk where the dialect has a faithful tokenizer, else 4 characters."""
+    names = {m["chunking"] for m in measurements if m["dialect"] == dialect}
+    return next((c for c in sorted(names) if c.startswith("tokens:")), "chars:4")
+
+
+def headline(data: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str, str], str]]:
+    """adapter × dialect: µs per chunk (× no-op) on the largest quick long-string workload."""
+    measurements = data["measurements"]
+    dialects = sorted({m["dialect"] for m in measurements})
+    adapters = sorted({m["adapter"] for m in measurements}, key=lambda a: (a == FLOOR, a))
+    multiples = {
+        (f["adapter"], f["dialect"], f["shape"], f["size"], f["chunking"]): f["multiple"]
+        for f in data["floors"]
+    }
+    cells: dict[tuple[str, str], str] = {}
+    for dialect in dialects:
+        chunking = _headline_chunking(measurements, dialect)
+        sizes = [
+            m["size"]
+            for m in measurements
+            if m["dialect"] == dialect and m["shape"] == "long-string"
+        ]
+        size = 64_000 if 64_000 in sizes else max(sizes, default=0)
+        for m in measurements:
+            if (m["dialect"], m["shape"], m["size"], m["chunking"]) != (
+                dialect,
+                "long-string",
+                size,
+                chunking,
+            ):
+                continue
+            if m["status"] == "mismatch":
+                cells[(m["adapter"], dialect)] = "mismatch"
+            elif m.get("us_per_chunk"):
+                multiple = multiples.get((m["adapter"], dialect, "long-string", size, chunking))
+                cells[(m["adapter"], dialect)] = f"{m['us_per_chunk']:.2f}" + (
+                    f" (×{multiple:.0f})" if multiple else ""
+                )
+            elif m["status"] != "ok":
+                cells[(m["adapter"], dialect)] = m["status"]
+    return adapters, dialects, cells
+
+
+def _exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
+    """adapter × dialect: the exponent on the headline chunking."""
+    out = {}
+    for row in data["scaling"]:
+        if row["chunking"] == _headline_chunking(data["measurements"], row["dialect"]):
+            out[(row["adapter"], row["dialect"])] = row["exponent"]
+    return out
+
+
+def render_markdown(
+    data: dict[str, Any], *, command: str, plots: list[Path], comparison: list | None = None
+) -> str:
+    adapters, dialects, cells = headline(data)
+    exponents = _exponents(data)
+    machine = data["machine"]
+    lines = [
+        "# toolconform throughput report",
+        "",
+        f"Mode `{data['mode']}`, {data['started_at']}, Python {machine['python']} on "
+        f"{machine['machine']} ({machine['cpus']} CPUs), toolconform {data['suite']['version']}.",
+        "",
+        "Implementations: "
+        + ", ".join(
+            f"`{name}` ({info.get('name', name)} {info.get('version', '')})".replace(" )", ")")
+            for name, info in sorted(data["implementations"].items())
+        ),
+        "",
+        f"Reproduce: `{command}`",
+        "",
+        "Every measurement first checked that the parser's result equals the reference parser's;",
+        "a mismatch is reported and never timed. Times include producing the OpenAI delta dicts",
+        "of the adapter contract; `noop` is the floor (a call per chunk that parses nothing).",
+        "",
+        "## µs per chunk, one token per chunk (× no-op), long string argument",
+        "",
+        "| adapter | " + " | ".join(dialects) + " |",
+        "|---|" + "---|" * len(dialects),
+    ]
+    for adapter in adapters:
+        lines.append(
+            f"| `{adapter}` | " + " | ".join(cells.get((adapter, d), "·") for d in dialects) + " |"
+        )
+    lines += [
+        "",
+        "## Scaling exponent of time against output length (linear ≈ 1)",
+        "",
+        "| adapter | " + " | ".join(dialects) + " |",
+        "|---|" + "---|" * len(dialects),
+    ]
+    for adapter in adapters:
+        if adapter == FLOOR:
+            continue
+        row = [
+            f"{exponents[(adapter, d)]:.2f}"
+            + (" ⚠" if exponents[(adapter, d)] > SUPER_LINEAR else "")
+            if (adapter, d) in exponents
+            else "·"
+            for d in dialects
+        ]
+        lines.append(f"| `{adapter}` | " + " | ".join(row) + " |")
+    slow = [
+        (r["adapter"], r["dialect"], r["chunking"], r["exponent"])
+        for r in data["scaling"]
+        if r["exponent"] > SUPER_LINEAR and r["adapter"] != FLOOR
+    ]
+    if slow:
+        lines += ["", "## Super-linear parsers", ""]
+        lines += [f"- `{a}` on {d} ({c}): exponent {e:.2f}" for a, d, c, e in slow]
+    mismatches = [m for m in data["measurements"] if m["status"] in ("mismatch", "error")]
+    if mismatches:
+        lines += ["", f"## Not timed: wrong result or error ({len(mismatches)})", ""]
+        for m in mismatches[:100]:
+            lines.append(
+                f"- `{m['adapter']}` {m['dialect']}/{m['shape']}/{m['size']} ({m['chunking']}): "
+                f"{m['status']}: {(m.get('message') or '')[:200]}"
+            )
+    if comparison:
+        regressions = [r for r in comparison if r["verdict"] == "regression"]
+        lines += [
+            "",
+            f"## Comparison with the previous report: {len(regressions)} regression(s)",
+            "",
+        ]
+        for r in regressions:
+            lines.append(
+                f"- `{r['adapter']}` {r['dialect']}/{r['shape']}/{r['size']} ({r['chunking']}): "
+                + (
+                    r.get("note")
+                    or f"{r['old_us_per_chunk']:.2f} → {r['new_us_per_chunk']:.2f} µs/chunk"
+                )
+            )
+    for plot in plots:
+        lines += ["", f"![{plot.stem}]({plot.name})"]
+    lines += [
+        "",
+        "## All measurements",
+        "",
+        "| adapter | workload | chunking | chunks | µs/chunk | p50 | p99 | Mchar/s | status |",
+    ]
+    lines.append("|---|---|---|---|---|---|---|---|---|")
+    for m in sorted(
+        data["measurements"],
+        key=lambda m: (m["dialect"], m["shape"], m["size"], m["chunking"], m["adapter"]),
+    ):
+        rate = m["chars_per_second"] / 1e6 if m.get("chars_per_second") else None
+        figures = " | ".join(
+            _number(value)
+            for value in (m.get("us_per_chunk"), m.get("chunk_p50_us"), m.get("chunk_p99_us"), rate)
+        )
+        workload = f"{m['dialect']}/{m['shape']}/{m['size']}"
+        lines.append(
+            f"| `{m['adapter']}` | {workload} | {m['chunking']} | {m['chunks']} | {figures} | "
+            f"{m['status']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _number(value: float | None) -> str:
+    return "·" if value is None else f"{value:.2f}"
+
+
+def render_html(markdown_text: str, plots: list[Path]) -> str:
+    """The Markdown report as a self-contained page, plots inlined as PNG."""
+    images = {plot.name: base64.b64encode(plot.read_bytes()).decode() for plot in plots}
+    body = []
+    in_table = False
+    for line in markdown_text.splitlines():
+        if line.startswith("|"):
+            cells = [html.escape(c.strip().strip("`")) for c in line.strip("|").split("|")]
+            if set(line.replace("|", "").strip()) <= {"-"}:
+                continue
+            if not in_table:
+                body.append("<table>")
+                in_table = True
+                body.append("<tr>" + "".join(f"<th>{c}</th>" for c in cells) + "</tr>")
+            else:
+                body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            continue
+        if in_table:
+            body.append("</table>")
+            in_table = False
+        if line.startswith("# "):
+            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line.startswith("## "):
+            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("!["):
+            name = line[line.index("(") + 1 : -1]
+            if name in images:
+                body.append(
+                    f"<img alt='{html.escape(name)}' src='data:image/png;base64,{images[name]}'>"
+                )
+        elif line.startswith("- "):
+            body.append(f"<li>{html.escape(line[2:])}</li>")
+        elif line:
+            body.append(f"<p>{html.escape(line)}</p>")
+    if in_table:
+        body.append("</table>")
+    style = (
+        "body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}"
+        "table{border-collapse:collapse;font-size:.85rem}"
+        "td,th{border:1px solid #ccc;padding:.2rem .4rem}"
+        "th{background:#f4f4f4}img{max-width:100%}"
+    )
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>toolconform throughput</title><style>{style}</style></head><body>"
+        + "\n".join(body)
+        + "</body></html>\n"
+    )

@@ -1,0 +1,214 @@
+"""Benchmark workloads: each dialect's real grammar, rendered by the strategies' renderers.
+
+A workload is a fixed response (no randomness: the same bytes on every run and machine)
+rendered in one dialect, with the tools that type its arguments. Shapes follow seed 000's
+benchmark section and what stresses a streaming parser: one long string argument (the size
+ladder for the scaling fit), many short strings, nested objects, reasoning with content,
+several calls. Chunkings: fixed character sizes with protocol tags kept whole, one real
+token per chunk, and groups of k tokens.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...reference import Request, get_dialect
+from ...strategies import Call, Response, get_renderer, renderer_names
+from ...strategies.chunking import fixed_size, tag_aligned_boundaries
+from ...strategies.renderers import MULTIPLE_CALLS, REASONING
+from ..chunkings import Chunking, Piece, boundary_sources, from_cut_positions
+
+CHUNK_SIZES = (1, 4, 8, 16, 256)
+QUICK_LADDER = (1_000, 8_000, 64_000)
+FULL_LADDER = (1_000, 8_000, 64_000, 256_000, 1_000_000)
+TOKEN_GROUP = 4
+
+# Words without protocol characters: the text between tags never looks like a tag.
+_WORDS = (
+    "the",
+    "parser",
+    "streams",
+    "tokens",
+    "while",
+    "the",
+    "model",
+    "writes",
+    "arguments",
+    "and",
+    "reasoning",
+    "about",
+    "weather",
+    "tables",
+    "files",
+    "queries",
+    "results",
+    "values",
+    "lists",
+    "numbers",
+    "東京",
+    "données",
+    "größe",
+    "λ",
+    "π",
+    "∑",
+    "😀",
+    "naïve",
+    "café",
+)
+
+_STRING_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "write_file",
+        "description": "Write text to a file",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["path", "content"],
+        },
+    },
+}
+
+
+def prose(size: int, seed: int) -> str:
+    """About ``size`` characters of deterministic multilingual prose, with escapes to carry."""
+    rng = random.Random(seed)
+    words: list[str] = []
+    length = 0
+    while length < size:
+        word = rng.choice(_WORDS)
+        if rng.random() < 0.03:
+            word += rng.choice(['"', "\\", "\n", "\t"])
+        words.append(word)
+        length += len(word) + 1
+    return " ".join(words)[:size]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One dialect, one rendered response, the request it is parsed under."""
+
+    dialect: str
+    shape: str
+    size: int
+    text: str
+    request: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return f"{self.dialect}/{self.shape}/{self.size}"
+
+
+def _request_body(request: Request) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    if request.tools is not None:
+        body["tools"] = request.tools
+    if request.thinking is not None:
+        body["thinking"] = request.thinking
+    return body
+
+
+def _workload(
+    dialect: str, shape: str, size: int, response: Response, tools: list[dict]
+) -> Workload:
+    renderer = get_renderer(dialect)
+    request = renderer.request(response, tools)
+    return Workload(dialect, shape, size, renderer.render(response), _request_body(request))
+
+
+def long_string(dialect: str, size: int) -> Workload:
+    """One call with a ``size``-character string argument: the scaling ladder."""
+    call = Call("write_file", {"path": "notes.txt", "content": prose(size, seed=size)})
+    return _workload(
+        dialect, "long-string", size, Response(content="Saving it. ", calls=(call,)), [_STRING_TOOL]
+    )
+
+
+def many_short_strings(dialect: str, count: int) -> Workload:
+    """One call whose argument is ``count`` short strings (escape-heavy, structural chars)."""
+    pieces = ["x", '"', "\\", "{", "}", "[", "]", "plain", "東"]
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "tag_items",
+            "parameters": {
+                "type": "object",
+                "properties": {"items": {"type": "array", "items": {"type": "string"}}},
+            },
+        },
+    }
+    call = Call("tag_items", {"items": [pieces[k % len(pieces)] for k in range(count)]})
+    return _workload(dialect, "short-strings", count, Response(calls=(call,)), [tool])
+
+
+def nested_objects(dialect: str, width: int) -> Workload:
+    """One call with an object argument nested four deep, ``width`` keys per level."""
+
+    def level(depth: int) -> Any:
+        if depth == 0:
+            return [1, 2.5, None, True, "leaf"]
+        return {f"k{depth}_{n}": level(depth - 1) for n in range(width)}
+
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "configure",
+            "parameters": {"type": "object", "properties": {"config": {"type": "object"}}},
+        },
+    }
+    call = Call("configure", {"config": level(4)})
+    return _workload(dialect, "nested", width, Response(calls=(call,)), [tool])
+
+
+def reasoning_and_content(dialect: str, size: int) -> Workload | None:
+    """``size`` characters of reasoning, then as much content, then one small call."""
+    renderer = get_renderer(dialect)
+    if REASONING not in renderer.supports:
+        return None
+    call = Call("write_file", {"path": "a.txt", "content": "done"})
+    response = Response(reasoning=prose(size, seed=1), content=prose(size, seed=2), calls=(call,))
+    return _workload(dialect, "reasoning-content", size, response, [_STRING_TOOL])
+
+
+def several_calls(dialect: str, count: int) -> Workload | None:
+    """``count`` calls in a row with small arguments."""
+    if MULTIPLE_CALLS not in get_renderer(dialect).supports:
+        return None
+    calls = tuple(
+        Call("write_file", {"path": f"f{n}.txt", "content": prose(40, seed=n)})
+        for n in range(count)
+    )
+    return _workload(dialect, "several-calls", count, Response(calls=calls), [_STRING_TOOL])
+
+
+def workloads(dialect: str, *, full: bool) -> list[Workload]:
+    """Every workload of one dialect (none without a renderer)."""
+    if dialect not in renderer_names():
+        return []
+    ladder = FULL_LADDER if full else QUICK_LADDER
+    found = [long_string(dialect, size) for size in ladder]
+    found.append(many_short_strings(dialect, 4_096 if full else 1_024))
+    found.append(nested_objects(dialect, 6 if full else 4))
+    found += [w for w in (reasoning_and_content(dialect, 8_000), several_calls(dialect, 32)) if w]
+    return found
+
+
+def chunkings(workload: Workload, *, sizes: tuple[int, ...] = CHUNK_SIZES) -> list[Chunking]:
+    """Fixed character sizes with tags whole, one real token per chunk, k-token groups."""
+    text = workload.text
+    tags = get_dialect(workload.dialect).protocol_tags()
+    boundaries = tag_aligned_boundaries(text, tags)
+    out = [Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries))) for size in sizes]
+    source = boundary_sources(workload.dialect)[0]
+    if source.tokenizer is not None:
+        pieces: list[Piece] = source.split(text)
+        out.append(
+            from_cut_positions(pieces, range(1, len(pieces)), f"tokens:{source.name}", source)
+        )
+        groups = range(TOKEN_GROUP, len(pieces), TOKEN_GROUP)
+        out.append(
+            from_cut_positions(pieces, groups, f"tokens×{TOKEN_GROUP}:{source.name}", source)
+        )
+    return out

@@ -1,0 +1,78 @@
+"""Generated cases: the strategies' round trips as cases, beside the corpus.
+
+The corpus holds what people thought of; generated cases hold what Hypothesis thinks of —
+hostile argument values, unknown names, tool blocks in reasoning, text after blocks — for
+every dialect that has a renderer. The reference parser is the oracle: a generated case
+expects what the reference parses from the rendered text (and the round-trip tests prove
+that equals the generated response). Drawing is derandomized, so a generated case id
+(``generated/<dialect>/<n>``) names the same case on every run with the same count and the
+same Hypothesis version; expectations files should therefore list corpus cases, not these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from ..reference import Request, get_dialect
+from .cases import Case, Expectation
+from .events import Call, FinalResult
+
+
+def request_body(request: Request) -> dict[str, Any]:
+    """The OpenAI request body that ``Request.from_openai`` reads back as ``request``."""
+    body: dict[str, Any] = {"tool_choice": request.tool_choice}
+    if request.tools is not None:
+        body["tools"] = request.tools
+    if request.thinking is not None:
+        body["thinking"] = request.thinking
+    return body
+
+
+def generated_cases(dialect: str, count: int) -> list[Case]:
+    """``count`` round-trip cases of ``dialect``, always the same ones (none without a renderer)."""
+    from ..strategies import renderer_names, round_trips
+
+    if count < 1 or dialect not in renderer_names():
+        return []
+    drawn = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(round_trips(dialect))
+    def collect(trip) -> None:
+        if len(drawn) < count:
+            drawn.append(trip)
+
+    collect()
+    return [_case(dialect, number, trip) for number, trip in enumerate(drawn)]
+
+
+def _case(dialect: str, number: int, trip) -> Case:
+    parsed = get_dialect(dialect).new_parser(trip.request).parse_complete(trip.text)
+    result = FinalResult(
+        parsed.content,
+        parsed.reasoning_content,
+        [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
+    )
+    return Case(
+        id=f"generated/{dialect}/{number}",
+        dialect=dialect,
+        kind="valid",
+        level="must",
+        description="a round trip drawn by toolconform.strategies",
+        output=trip.text,
+        request=request_body(trip.request),
+        # Arguments compared as JSON values: key order is the renderer's, not the contract's.
+        expectations=(Expectation.from_result(result, raw=False),),
+        features=("generated",),
+        source="issue 7: generated cases with the reference parser as oracle",
+        provenance={"origin": "generated"},
+        origin="generated",
+    )

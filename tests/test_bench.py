@@ -1,0 +1,121 @@
+"""``toolconform bench``: verified measurements, the floor, scaling, reports, comparisons."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.bench.measure import measure, reference_result
+from toolconform.harness.bench.results import BenchRun, compare, fit_exponent, scaling_exponents
+from toolconform.harness.bench.workloads import Workload, chunkings, long_string, workloads
+from toolconform.harness.cli import main
+
+
+def test_fit_exponent_reads_the_slope() -> None:
+    assert fit_exponent([(1e3, 1e-3), (1e4, 1e-2), (1e5, 1e-1)]) == pytest.approx(1.0)
+    assert fit_exponent([(1e3, 1e-3), (1e4, 1e-1)]) == pytest.approx(2.0)
+    assert fit_exponent([(1e3, 1.0)]) is None
+
+
+def test_workloads_are_the_same_bytes_every_time_and_parse_as_generated() -> None:
+    first, second = workloads("qwen3", full=False), workloads("qwen3", full=False)
+    assert [w.text for w in first] == [w.text for w in second]
+    assert {w.shape for w in first} == {
+        "long-string",
+        "short-strings",
+        "nested",
+        "reasoning-content",
+        "several-calls",
+    }
+    result = reference_result(long_string("qwen3", 1_000))
+    (call,) = result.calls
+    assert call.name == "write_file" and len(json.loads(call.arguments)["content"]) == 1_000
+
+
+def _measure(spec: str, workload: Workload, family: str):
+    adapter = load_adapter(spec)
+    chunking = next(c for c in chunkings(workload) if c.family == family)
+    expected = None if spec == "noop" else reference_result(workload)
+    return measure(adapter, workload, chunking, expected=expected, rounds=2, budget=30)
+
+
+def test_a_wrong_parser_is_reported_as_a_mismatch_and_not_timed() -> None:
+    workload = long_string("qwen25", 1_000)
+    assert _measure("reference", workload, "chars:4").status == "ok"
+    wrong = _measure("tests.planted_bugs:streams_name_in_pieces", workload, "chars:4")
+    assert wrong.status == "mismatch" and wrong.round_seconds == [] and "name" in wrong.message
+
+
+def test_a_quadratic_parser_has_an_exponent_near_two() -> None:
+    measurements = []
+    for spec in ("reference", "tests.planted_bugs:reparses_prefix"):
+        for size in (500, 1_000, 2_000, 4_000):
+            measurements.append(_measure(spec, long_string("qwen25", size), "chars:16").to_json())
+    exponents = {row["adapter"]: row["exponent"] for row in scaling_exponents(measurements)}
+    assert exponents["tests.planted_bugs:reparses_prefix"] > 1.5
+    assert exponents["reference"] < 1.3
+
+
+def test_the_command_writes_a_report_with_plots(capsys, tmp_path: Path) -> None:
+    status = main(
+        ["bench", "--dialect", "qwen25", "--shape", "long-string", "--report", str(tmp_path / "r")]
+    )
+    assert status == 0, capsys.readouterr().err
+    data = json.loads((tmp_path / "r" / "bench.json").read_text())
+    adapters = {m["adapter"] for m in data["measurements"]}
+    assert adapters == {"noop", "reference"}
+    assert all(m["status"] == "ok" for m in data["measurements"])
+    assert data["floors"] and data["scaling"]
+    assert {"report.md", "report.html", "scaling.png", "chunk-size.png"} <= {
+        p.name for p in (tmp_path / "r").iterdir()
+    }
+    assert "µs per chunk" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_compare_flags_a_slowdown_as_a_regression(capsys, tmp_path: Path) -> None:
+    assert (
+        main(
+            ["bench", "--dialect", "qwen25", "--shape", "nested", "--report", str(tmp_path / "old")]
+        )
+        == 0
+    )
+    old = json.loads((tmp_path / "old" / "bench.json").read_text())
+    slower = dict(old)
+    slower["measurements"] = [
+        {**m, "us_per_chunk": m["us_per_chunk"] * 3 if m["us_per_chunk"] else None}
+        for m in old["measurements"]
+    ]
+    (tmp_path / "new.json").write_text(json.dumps(slower))
+    rows = compare(
+        BenchRun.load(tmp_path / "old" / "bench.json"), BenchRun.load(tmp_path / "new.json")
+    )
+    assert rows and all(row["verdict"] == "regression" for row in rows if row.get("ratio"))
+    status = main(
+        [
+            "bench",
+            "--no-run",
+            "--merge",
+            str(tmp_path / "new.json"),
+            "--compare",
+            str(tmp_path / "old" / "bench.json"),
+        ]
+    )
+    assert status == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dialect", "klingon"], "unknown dialect 'klingon'"),
+        (["--adapter", "nope"], "unknown adapter 'nope'"),
+        (["--merge", "missing.json", "--no-run"], "cannot read missing.json"),
+        (["--no-run"], "nothing to report"),
+    ],
+)
+def test_usage_errors(capsys, monkeypatch, tmp_path, args, message) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", *args]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,39 @@
+"""Generated cases: round trips drawn by the strategies, with the reference as oracle."""
+
+from __future__ import annotations
+
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.generated import generated_cases
+
+from . import planted_bugs
+
+
+def test_generated_cases_are_the_same_on_every_draw() -> None:
+    first, second = generated_cases("qwen3", 4), generated_cases("qwen3", 4)
+    assert [c.id for c in first] == [f"generated/qwen3/{n}" for n in range(4)]
+    assert [(c.output, c.request, c.expectations) for c in first] == [
+        (c.output, c.request, c.expectations) for c in second
+    ]
+
+
+def test_the_reference_passes_its_generated_cases_and_a_planted_bug_does_not() -> None:
+    cases = generated_cases("qwen25", 12)
+    reference = CaseExecutor(load_adapter("reference"), robustness=False)
+    assert all(not reference.run(case).failures for case in cases)
+    buggy = CaseExecutor(
+        load_adapter("tests.planted_bugs:empty_string_arguments"), robustness=False
+    )
+    no_argument_calls = [
+        case
+        for case in cases
+        if any(call.arguments == {} for e in case.expectations for call in e.calls)
+    ]
+    assert no_argument_calls  # the draw includes calls without arguments
+    for case in no_argument_calls:
+        assert any(f.check == "calls.arguments-object" for f in buggy.run(case).failures)
+
+
+def test_a_dialect_without_a_renderer_has_no_generated_cases() -> None:
+    assert planted_bugs.MultiTokenThink  # registers the unlisted test dialect
+    assert generated_cases("test_multitoken_think", 3) == []

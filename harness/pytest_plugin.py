@@ -33,14 +33,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--toolconform-dialect",
         action="append",
-        default=[],
+        default=None,
         metavar="NAME",
         help="only these dialects (repeatable; default: all the adapter supports)",
     )
     group.addoption(
         "--toolconform-case",
         action="append",
-        default=[],
+        default=None,
         metavar="GLOB",
         help="only matching case ids",
     )
@@ -70,8 +70,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
     config = metafunc.config
     cases = load_cases(_config(config, "corpus") or builtin_corpus())
-    dialects = set(_config(config, "dialect"))
-    globs = _config(config, "case")
+    # ``append`` options default to None: a shared default list would grow from run to run.
+    dialects = set(_config(config, "dialect") or ())
+    globs = _config(config, "case") or ()
     selected = [
         case
         for case in cases

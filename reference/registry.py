@@ -69,12 +69,21 @@ def register(dialect: Dialect, *, listed: bool = True) -> Dialect:
     An unlisted dialect resolves by name but stays out of ``dialect_names()``: a private
     variant a test or a user's own suite needs, which the built-in reports should not show.
     """
-    if dialect.name in _DIALECTS:
+    existing = _DIALECTS.get(dialect.name)
+    if existing is not None and _origin(existing) != _origin(dialect):
         raise ValueError(f"dialect {dialect.name!r} is already registered")
+    # The same definition again is its module being imported anew (a reload, or a test
+    # runner that restores sys.modules): the new classes replace the old ones.
     _DIALECTS[dialect.name] = dialect
     if not listed:
         _UNLISTED.add(dialect.name)
     return dialect
+
+
+def _origin(dialect: Dialect) -> tuple[str | None, ...]:
+    """Where a dialect's parts are defined: equal for a re-import of the same module."""
+    parts = (dialect.tool_parser, dialect.reasoning_parser, dialect.response_parser)
+    return tuple(None if p is None else f"{p.__module__}.{p.__qualname__}" for p in parts)
 
 
 def _load() -> None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from toolconform.harness.cases import load_cases
+
 ARGS = ["--pyargs", "toolconform.conformance", "-p", "no:cacheprovider", "-p", "no:randomly"]
 
 
 def test_the_reference_passes_one_test_per_case_and_family(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest_inprocess(*ARGS, "--toolconform-dialect", "qwen25")
-    result.assert_outcomes(passed=50)  # 10 cases × whole, two-way, pieces, groups, search
+    result = pytester.runpytest_inprocess(*ARGS, "--toolconform-case", "qwen25/valid/*")
+    cases = [case for case in load_cases() if case.id.startswith("qwen25/valid/")]
+    # whole, two-way, pieces, groups, search per case; a scaling case runs once, whole
+    result.assert_outcomes(passed=sum(1 if case.scaling else 5 for case in cases))
     assert result.ret == 0
 
 

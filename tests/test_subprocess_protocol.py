@@ -26,7 +26,9 @@ PLAIN = CASES["qwen3/valid/stray-think-close-in-content"]
 def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) -> None:
     monkeypatch.setenv("TOOLCONFORM_VALIDATE_PROTOCOL", "1")
     adapter = f"cmd:node {ROOT / 'examples' / 'node-adapter' / 'adapter.mjs'}"
-    status = main(["certify", "--adapter", adapter, "--dialect", "qwen25", "--jobs", "2"])
+    status = main(
+        ["certify", "--adapter", adapter, "--dialect", "qwen25", "--jobs", "2", "--no-robustness"]
+    )
     assert status == 0, capsys.readouterr().err
 
 

@@ -54,6 +54,12 @@ from .events import FinalResult, Snapshot, coalesce, events_from_snapshots
 
 #: Runs spent at most on shrinking one failure.
 _SHRINK_BUDGET = 150
+#: A pathological case's large size may take this many times the time its allowed ratio
+#: gives it (from the small size's wall-clock time) before the run is stopped as super-linear;
+#: and never less than ``_LARGE_SIZE_FLOOR`` seconds.
+_LARGE_SIZE_SLACK = 5.0
+_LARGE_SIZE_FLOOR = 2.0
+_OVER_BUDGET = "the run took longer than its budget of"
 
 
 class FeedTimeout(Exception):
@@ -74,8 +80,12 @@ class Failure:
     expected: Any = None
     actual: Any = None
     expected_failure: bool = False
+    #: Why the implementation fails it, and its bug report (from the expectations file).
+    reason: str = ""
+    issue: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        known = {"reason": self.reason, "issue": self.issue} if self.expected_failure else {}
         return {
             "case": self.case,
             "dialect": self.dialect,
@@ -87,6 +97,7 @@ class Failure:
             "expected": self.expected,
             "actual": self.actual,
             "expected_failure": self.expected_failure,
+            **known,
         }
 
 
@@ -125,9 +136,18 @@ def feed_limit(seconds: float | None) -> Iterator[None]:
 
 
 def feed_chunking(
-    adapter: Adapter, case: Case, chunking: Chunking, *, feed_timeout: float | None = None
+    adapter: Adapter,
+    case: Case,
+    chunking: Chunking,
+    *,
+    feed_timeout: float | None = None,
+    budget: float | None = None,
 ) -> Run:
-    """Feed one chunking to a fresh session; record the events and how it ended."""
+    """Feed one chunking to a fresh session; record the events and how it ended.
+
+    ``budget`` bounds the whole run in seconds (checked between feeds): past it the run
+    stops as a timeout.
+    """
     events: list[list[Any]] = []
     run = Run(chunking, events)
     start = time.perf_counter()
@@ -141,6 +161,8 @@ def feed_chunking(
                     raise
                 raise SessionSkipped(str(error)) from None
         for position, chunk in enumerate(chunking.chunks):
+            if budget is not None and time.perf_counter() - start > budget:
+                raise FeedTimeout(f"{_OVER_BUDGET} {budget:.1f} s")
             ids = chunking.token_ids[position] if chunking.token_ids is not None else None
             with feed_limit(feed_timeout):
                 events.append(session.feed(chunk, ids))
@@ -407,6 +429,8 @@ class CaseExecutor:
             timing = self._timing_chunking(case, text)
             if size == small:
                 self._run_case(case, text, expectations, result, extra=(timing,))
+            elif self._outgrows_its_budget(case, timed[0], timing, result):
+                return
             else:
                 self._run_case(case, text, expectations, result, only=(timing,))
             timed.append(timing)
@@ -440,6 +464,53 @@ class CaseExecutor:
                 actual={"ratio": round(ratio, 2), "seconds": [round(t, 6) for t in timings]},
             )
         )
+
+    def _outgrows_its_budget(
+        self, case: Case, small: Chunking, large: Chunking, result: CaseResult
+    ) -> bool:
+        """Whether the large size runs far past what its allowed ratio gives it.
+
+        A super-linear parser can need hours at the large size; one run with a budget of
+        ``_LARGE_SIZE_SLACK`` × the allowed ratio × the small size's wall-clock time settles
+        it as a ``perf.linear`` failure (a linear parser meets that budget with a wide margin,
+        even on a loaded machine).
+        """
+        assert case.scaling is not None
+        small_seconds = min(
+            feed_chunking(self.adapter, case, small, feed_timeout=self.feed_timeout).seconds
+            for _ in range(3)
+        )
+        allowed = case.scaling.max_ratio
+        budget = max(_LARGE_SIZE_SLACK * allowed * small_seconds, _LARGE_SIZE_FLOOR)
+        run = feed_chunking(
+            self.adapter, case, large, feed_timeout=self.feed_timeout, budget=budget
+        )
+        result.runs += 4
+        if run.outcome != TIMEOUT or not (run.error or "").startswith(_OVER_BUDGET):
+            return False
+        size_small, size_large = case.scaling.sizes
+        result.checks["perf.linear"] = "fail"
+        result.failures.append(
+            Failure(
+                case=case.id,
+                dialect=case.dialect,
+                check="perf.linear",
+                level=effective_level(BY_ID["perf.linear"], case),
+                status="fail",
+                message=(
+                    f"stopped: size {size_large} ran past {budget:.1f} s, {_LARGE_SIZE_SLACK:g}× "
+                    f"the allowed ratio {allowed:g} × size {size_small}'s {small_seconds:.3f} s "
+                    f"(sizes ×{size_large / size_small:g})"
+                ),
+                chunking=Chunking(
+                    "timing",
+                    (f"<{sum(map(len, large.chunks))} characters in ~4-character chunks>",),
+                ),
+                expected={"max_ratio": allowed},
+                actual={"stopped_after": round(run.seconds, 2), "small_seconds": small_seconds},
+            )
+        )
+        return True
 
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
         """The text in chunks of about four characters, cut at token boundaries."""

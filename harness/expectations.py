@@ -9,6 +9,7 @@ its entry removed, and coverage never silently drops.
     implementation = "lmdeploy 0.18.0"
     unsupported_dialects = ["gpt_oss"]
     unsupported_features = ["char-splits"]
+    notes = ["Tags are assumed to arrive whole: the character-split tier is informative."]
 
     [[known_failure]]
     case = "qwen3/valid/tool-in-reasoning"   # a case id, or a glob such as "glm47/*"
@@ -65,6 +66,14 @@ class Expectations:
     @property
     def unsupported_features(self) -> frozenset[str]:
         return frozenset(self.meta.get("unsupported_features", ()))  # type: ignore[arg-type]
+
+    @property
+    def notes(self) -> list[str]:
+        """Sentences the report shows first: differences by design, how dialects are mapped."""
+        notes = self.meta.get("notes", [])
+        if isinstance(notes, str):
+            return [notes]
+        return [str(note) for note in notes] if isinstance(notes, list) else []
 
     @classmethod
     def load(cls, path: Path, case_ids: Iterable[str]) -> Expectations:

@@ -80,6 +80,19 @@ def _failure_groups(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return groups
 
 
+def _configurations(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """How the implementation serves each dialect of the run, where it says so."""
+    mapping = report["implementation"].get("dialects") or {}
+    return [(d, str(mapping[d])) for d in report["dialects"] if d in mapping and mapping[d] != d]
+
+
+def _known_text(failure: dict[str, Any]) -> str:
+    """The expectations file's explanation of a known failure (reason, bug report)."""
+    reason = failure.get("reason") or "no reason given"
+    issue = failure.get("issue")
+    return f"{reason} ({issue})" if issue else reason
+
+
 def _reproduce(report: dict[str, Any], failure: dict[str, Any]) -> str:
     return f"toolconform certify --adapter {report['adapter']} --case {failure['case']}"
 
@@ -104,6 +117,17 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"expected, {totals['informative_failures']} informative (robustness tier), "
         f"{totals['stale_expectations']} stale expectations",
         "",
+    ]
+    if report.get("notes"):
+        lines += ["## Notes from the implementation", ""]
+        lines += [f"- {note}" for note in report["notes"]]
+        lines.append("")
+    configurations = _configurations(report)
+    if configurations:
+        lines += ["## How each dialect is served", "", "| dialect | configuration |", "|---|---|"]
+        lines += [f"| {dialect} | {text} |" for dialect, text in configurations]
+        lines.append("")
+    lines += [
         "## Checks × dialects",
         "",
         "Cells count cases: ✓ all pass, ✗ failing/total, ~ known failures (expectations file).",
@@ -133,6 +157,10 @@ def render_markdown(report: dict[str, Any]) -> str:
                 "",
                 f"{failure['status']}: {failure['message']}",
                 "",
+            ]
+            if failure["expected_failure"]:
+                lines += [f"Known failure: {_known_text(failure)}", ""]
+            lines += [
                 f"Minimal chunking ({chunking['family']}, {len(chunking['chunks'])} chunks):",
                 "",
                 "```json",
@@ -188,8 +216,23 @@ def render_html(report: dict[str, Any]) -> str:
         f"{totals['runs']} runs; {totals['unexpected_failures']} unexpected failures, "
         f"{totals['expected_failures']} expected, "
         f"{totals['informative_failures']} informative.</p>",
-        "<h2>Checks × dialects</h2><table><tr><th>check</th><th>level</th>",
     ]
+    if report.get("notes"):
+        parts.append("<h2>Notes from the implementation</h2><ul>")
+        parts += [f"<li>{esc(note)}</li>" for note in report["notes"]]
+        parts.append("</ul>")
+    configurations = _configurations(report)
+    if configurations:
+        parts.append(
+            "<h2>How each dialect is served</h2><table><tr><th>dialect</th>"
+            "<th>configuration</th></tr>"
+        )
+        parts += [
+            f"<tr><td>{esc(dialect)}</td><td>{esc(text)}</td></tr>"
+            for dialect, text in configurations
+        ]
+        parts.append("</table>")
+    parts.append("<h2>Checks × dialects</h2><table><tr><th>check</th><th>level</th>")
     dialects = report["dialects"]
     parts += [f"<th>{esc(d)}</th>" for d in dialects]
     parts.append("</tr>")
@@ -220,11 +263,16 @@ def render_html(report: dict[str, Any]) -> str:
             chunks = esc(json.dumps(chunking["chunks"], ensure_ascii=False))
             expected = esc(json.dumps(failure.get("expected"), ensure_ascii=False, indent=1))
             actual = esc(json.dumps(failure.get("actual"), ensure_ascii=False, indent=1))
+            known = (
+                f"<p><strong>Known failure:</strong> {esc(_known_text(failure))}</p>"
+                if failure["expected_failure"]
+                else ""
+            )
             parts.append(
                 f"<details class='{css_of[key]}'><summary><code>{esc(failure['check'])}</code> "
                 f"({failure['level']}) — <code>{esc(failure['case'])}</code>: "
                 f"{esc(failure['message'][:160])}</summary>"
-                f"<p>{esc(failure['status'])}: {esc(failure['message'])}</p>"
+                f"<p>{esc(failure['status'])}: {esc(failure['message'])}</p>{known}"
                 f"<p>Minimal chunking ({esc(chunking['family'])}, "
                 f"{len(chunking['chunks'])} chunks):</p><pre>{chunks}</pre>"
                 f"<p>Expected:</p><pre>{expected}</pre><p>Actual:</p><pre>{actual}</pre>"

@@ -41,6 +41,8 @@ class Report:
     results: list[CaseResult] = field(default_factory=list)
     stale_expectations: list[KnownFailure] = field(default_factory=list)
     expectations_file: str | None = None
+    #: What the implementation says about itself: differences by design (expectations file).
+    notes: list[str] = field(default_factory=list)
 
     def classify(self, expectations: Expectations) -> None:
         """Mark known failures and collect the entries that no longer fail (XPASS)."""
@@ -51,11 +53,13 @@ class Report:
                 ran.add(result.case)
             for failure in result.failures:
                 failed.add((failure.case, failure.check))
-                failure.expected_failure = (
-                    expectations.lookup(failure.case, failure.check) is not None
-                )
+                entry = expectations.lookup(failure.case, failure.check)
+                failure.expected_failure = entry is not None
+                if entry is not None:
+                    failure.reason, failure.issue = entry.reason, entry.issue
         self.stale_expectations = expectations.strict_entries_passing(failed, ran)
         self.expectations_file = str(expectations.path) if expectations.path else None
+        self.notes = expectations.notes
 
     @property
     def failures(self) -> list[Failure]:
@@ -122,6 +126,7 @@ class Report:
                 for e in self.stale_expectations
             ],
             "expectations_file": self.expectations_file,
+            "notes": self.notes,
             "cases": [
                 {
                     "id": r.case,

@@ -73,6 +73,14 @@ def drops_text_after_block(dialect, request):
     return _DropsTextAfterBlock(dialect, request)
 
 
+def drops_text_after_block_by_design(dialect, request):
+    """The same fault in an implementation that says how it serves its one dialect."""
+    return _DropsTextAfterBlock(dialect, request)
+
+
+drops_text_after_block_by_design.dialects = {"qwen3": "hermes tool parser, blocks end messages"}
+
+
 class _ParserSession:
     """A session over a hand-built response parser (for faults inside the parser)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -120,6 +121,47 @@ def test_expectations_turn_known_failures_into_strict_expected_failures(
         capsys, "--dialect", "qwen3", "--no-robustness", "--expectations", str(expectations)
     )
     assert status == 1 and "stale expectation" in err
+
+
+def test_known_failures_carry_their_reason_and_the_notes_into_the_report(
+    capsys, tmp_path: Path
+) -> None:
+    expectations = tmp_path / "expectations.toml"
+    args = [
+        "--adapter",
+        f"{BUG}:drops_text_after_block_by_design",
+        "--dialect",
+        "qwen3",
+        "--no-robustness",
+        "--expectations",
+        str(expectations),
+    ]
+    first = tmp_path / "first"
+    assert certify(capsys, *args, "--update-expectations", "--report", str(first))[0] == 0
+    # The report of the run that wrote the file is classified against it.
+    report = json.loads((first / "report.json").read_text())
+    assert report["verdict"] == "pass" and report["totals"]["unexpected_failures"] == 0
+    assert report["totals"]["expected_failures"] > 0
+    # A maintainer explains the generated entries by hand.
+    reason = "Text after a tool block is dropped: the block ends the message by design."
+    issue = "https://github.com/example/parser/issues/7"
+    note = "This parser serves tool-only turns."
+    text = expectations.read_text().replace("[meta]", f'[meta]\nnotes = ["{note}"]', 1)
+    text = re.sub(r"^reason = .*$", f'reason = "{reason}"\nissue = "{issue}"', text, flags=re.M)
+    expectations.write_text(text)
+    report_dir = tmp_path / "report"
+    assert certify(capsys, *args, "--report", str(report_dir))[0] == 0
+    report = json.loads((report_dir / "report.json").read_text())
+    jsonschema.validate(report, REPORT_SCHEMA)
+    known = [f for f in report["failures"] if f["expected_failure"]]
+    assert known and {(f["reason"], f["issue"]) for f in known} == {(reason, issue)}
+    assert report["notes"] == [note]
+    markdown = (report_dir / "report.md").read_text()
+    assert f"Known failure: {reason} ({issue})" in markdown
+    page = (report_dir / "report.html").read_text()
+    assert f"<strong>Known failure:</strong> {reason} ({issue})" in page
+    for rendered in (markdown, page):
+        assert note in rendered and "hermes tool parser, blocks end messages" in rendered
 
 
 @pytest.mark.parametrize(

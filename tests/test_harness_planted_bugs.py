@@ -110,6 +110,18 @@ def test_quadratic_reparsing_is_caught_by_the_scaling_case() -> None:
     assert failure.actual["ratio"] > 24
 
 
+def test_a_super_linear_parser_is_stopped_at_the_large_size_not_waited_for() -> None:
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+    # Quadratic re-parsing of ~37 KB in ~4-character chunks would need many minutes.
+    scaling = type(base.scaling)("@@", "lorem ipsum dolor ", (16, 2048), 24.0)
+    case = Case(**{**base.__dict__, "scaling": scaling})
+    result = run(planted_bugs.reparses_prefix, case)
+    failure = failure_of(result, "perf.linear")
+    assert failure.message.startswith("stopped: size 2048 ran past")
+    assert "stopped_after" in failure.actual
+    assert "run.no-timeout" not in {f.check for f in result.failures}
+
+
 def test_a_hang_is_a_timeout_and_stops_the_case() -> None:
     case = CORPUS["qwen3/invalid/truncated-arguments"]
     result = run(planted_bugs.hangs, case, feed_timeout=0.2)

@@ -121,7 +121,27 @@ class EngineFactory:
                 f"{self.implementation['name']} has no parser for dialect {dialect!r}; "
                 f"it covers: {covered}"
             )
-        return self._open_session(self.load(), dialect, request, tokenizer_family)
+        return self._open_session(self.load(), dialect, server_request(request), tokenizer_family)
+
+
+def server_request(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The request as a server of these engines receives it.
+
+    The corpus turns thinking on or off with an engine-neutral top-level ``thinking`` flag,
+    which no engine's request model knows: a client of these servers says it in
+    ``chat_template_kwargs``, where the chat template (and the reasoning parsers that read
+    the same kwargs) look for it, under ``enable_thinking`` (Qwen3, GLM, …) or ``thinking``
+    (DeepSeek V3.1, Kimi …). The flag is copied there under both names; kwargs the request
+    already gives win.
+    """
+    request = dict(body)
+    thinking = request.get("thinking")
+    if isinstance(thinking, bool):
+        kwargs = dict(request.get("chat_template_kwargs") or {})
+        for name in ("enable_thinking", "thinking"):
+            kwargs.setdefault(name, thinking)
+        request["chat_template_kwargs"] = kwargs
+    return request
 
 
 def tool_call_dict(

@@ -39,6 +39,7 @@ from typing import Any
 from toolconform.reference import Request, get_dialect
 
 from .base import Engine, EngineFactory
+from .harmony_vocab import use_local_encodings
 from .tokenizer_seam import engine_tokenizer
 
 ENGINE = Engine(
@@ -125,6 +126,11 @@ class _Api:
         """``ParserManager.get_parser`` as the server calls it at start-up (cached)."""
         if dialect not in self._classes:
             binding = BINDINGS[dialect]
+            if binding.harmony:  # vLLM's HarmonyParser loads openai-harmony's vocabulary
+                try:
+                    use_local_encodings()
+                except ImportError as error:
+                    raise ENGINE.missing(error) from error
             self._classes[dialect] = self.parser_manager.get_parser(
                 tool_parser_name=binding.tool_parser,
                 reasoning_parser_name=binding.reasoning_parser,

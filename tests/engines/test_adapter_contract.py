@@ -7,6 +7,7 @@ import importlib
 import pytest
 
 from toolconform.harness.engines import ENGINE_ADAPTERS
+from toolconform.harness.engines.base import Engine, EngineFactory
 
 from .cases import TOOLS
 
@@ -53,3 +54,20 @@ def test_missing_engine_is_one_line_naming_its_tox_env(spec: str) -> None:
     assert "\n" not in message
     assert message.endswith(f"run `tox -e {factory.engine.tox_env}`")
     assert message.startswith(factory.engine.name)
+
+
+def test_thinking_flag_reaches_the_engine_as_chat_template_kwargs() -> None:
+    seen: list[dict] = []
+    factory = EngineFactory(
+        Engine("Fake", "toolconform-fake-engine", "https://github.com/example/fake", "fake"),
+        {"qwen3": "qwen3"},
+        lambda: object(),
+        lambda handle, dialect, request, family: seen.append(request),
+    )
+    factory("qwen3", {**TOOLS, "thinking": False})
+    factory("qwen3", {"thinking": True, "chat_template_kwargs": {"enable_thinking": False}})
+    factory("qwen3", TOOLS)
+    assert seen[0]["chat_template_kwargs"] == {"enable_thinking": False, "thinking": False}
+    assert seen[0]["tools"] == TOOLS["tools"]
+    assert seen[1]["chat_template_kwargs"] == {"enable_thinking": False, "thinking": True}
+    assert seen[2] == TOOLS

@@ -1,0 +1,115 @@
+"""Certify one serving engine's adapters: its gate, or its published reports.
+
+Runs inside the engine's tox environment, after the adapter tests (tox.ini):
+
+    tox -e lmdeploy                  # the gate: quick mode against expectations.toml, exit 0/1
+    tox -e lmdeploy -- --publish     # quick and full reports, then reports/README.md
+
+``reports/certification/regenerate.sh`` publishes every engine. Each adapter of the engine is
+certified on every dialect it covers that the corpus has cases for; its reports go to
+``reports/certification/ADAPTER-VERSION/`` (quick mode) and ``…/full/`` (full mode), beside
+the hand-edited ``expectations.toml`` that lists its known failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.cases import builtin_corpus, load_cases
+from toolconform.harness.cli import main as toolconform
+from toolconform.harness.summary import write_summary
+
+HERE = Path(__file__).resolve().parent
+#: Each engine's tox environment and the adapters (``--adapter`` names) it certifies.
+ENGINES = {
+    "lmdeploy": ("lmdeploy",),
+    "harmony": ("harmony",),
+    "sglang": ("sglang", "sglang-serving"),
+    "vllm": ("vllm", "vllm-plugin"),
+}
+REPORT_FILES = ("report.json", "report.md", "report.html", "badge.svg")
+#: Seconds one case may take. A quadratic parser needs many minutes on the corpus's
+#: pathological cases (e.g. SGLang on a 70 KB string argument in ~4-character chunks);
+#: two minutes records that as a timeout without spending hours on it.
+CASE_TIMEOUT = "120"
+
+
+def relative(path: Path) -> str:
+    """Paths as the reports record them: relative to the repository, not to this machine."""
+    return os.path.relpath(path, Path.cwd())
+
+
+def certify(adapter: str, mode: str, dialects: list[str], *extra: str) -> tuple[int, float]:
+    """One ``toolconform certify`` run; its exit status and wall-clock seconds."""
+    selection = [argument for dialect in dialects for argument in ("--dialect", dialect)]
+    start = time.monotonic()
+    status = toolconform(["certify", "--adapter", adapter, f"--{mode}", *selection, *extra])
+    return status, time.monotonic() - start
+
+
+def certify_adapter(adapter: str, args: argparse.Namespace) -> int:
+    loaded = load_adapter(adapter)
+    implementation, covered = loaded.implementation, loaded.dialects or {}
+    in_corpus = {case.dialect for case in load_cases(builtin_corpus())}
+    dialects = sorted(set(covered) & in_corpus)
+    if not dialects:
+        print(f"{adapter}: the corpus has no case for its dialects ({', '.join(covered)})")
+        return 0
+    directory = HERE / f"{adapter}-{implementation['version']}"
+    expectations = directory / "expectations.toml"
+    options = ("--jobs", str(args.jobs), "--case-timeout", CASE_TIMEOUT)
+    gate = ("--expectations", relative(expectations))
+    if args.update_expectations:
+        directory.mkdir(parents=True, exist_ok=True)
+        quick = (*gate, "--update-expectations")
+    else:
+        quick = gate if expectations.exists() else ()
+    if not args.publish:
+        return certify(adapter, "quick", dialects, *options, *quick)[0]
+
+    with tempfile.TemporaryDirectory(dir=HERE) as staging:
+        status, seconds = certify(adapter, "quick", dialects, *options, *quick, "--report", staging)
+        directory.mkdir(parents=True, exist_ok=True)
+        for name in REPORT_FILES:
+            shutil.move(Path(staging) / name, directory / name)
+    print(f"{adapter}: quick mode {seconds:.0f} s, exit status {status}")
+    if args.full:
+        known = gate if expectations.exists() else ()
+        full, seconds = certify(
+            adapter, "full", dialects, *options, *known, "--report", relative(directory / "full")
+        )
+        print(f"{adapter}: full mode {seconds:.0f} s, exit status {full}")
+    return status
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("engine", choices=sorted(ENGINES))
+    parser.add_argument("--publish", action="store_true", help="write the reports and README")
+    parser.add_argument(
+        "--no-full", dest="full", action="store_false", help="publish the quick mode only"
+    )
+    parser.add_argument(
+        "--update-expectations",
+        action="store_true",
+        help="rewrite expectations.toml from the quick run (reasons already written stay)",
+    )
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args()
+    status = 0
+    for adapter in ENGINES[args.engine]:
+        status |= certify_adapter(adapter, args)
+    if args.publish:
+        write_summary(HERE, HERE.parent / "README.md")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""The summary page over several certification reports (reports/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolconform.harness.cli import main
+from toolconform.harness.summary import find_reports, render_summary
+from toolconform.harness.summary import main as summary_main
+
+CASES = [
+    "--case",
+    "qwen3/valid/text-after-block",
+    "--case",
+    "qwen3/valid/single-call-after-content",
+]
+
+
+def certify(capsys, directory: Path, *args: str) -> None:
+    main(["certify", "--jobs", "1", "--no-robustness", *CASES, "--report", str(directory), *args])
+    capsys.readouterr()
+
+
+def test_the_page_counts_must_level_passes_per_dialect_and_links_each_report(
+    capsys, tmp_path: Path
+) -> None:
+    root = tmp_path / "certification"
+    certify(capsys, root / "reference-1")
+    certify(capsys, root / "reference-1" / "full", "--full")
+    certify(capsys, root / "buggy-2", "--adapter", "tests.planted_bugs:drops_text_after_block")
+    (root / "buggy-2" / "expectations.toml").write_text("")
+    reports = find_reports(root)
+    assert [entry.directory.name for entry in reports] == ["buggy-2", "reference-1"]
+    assert reports[0].full is None and reports[1].full is not None
+
+    page = render_summary(reports, tmp_path)
+    matrix = [line for line in page.splitlines() if line.startswith("| [")]
+    buggy = next(row for row in matrix if "drops_text_after_block" in row)
+    reference = next(row for row in matrix if "reference-1" in row)
+    assert buggy.startswith("| [tests.planted_bugs:drops_text_after_block](certification/buggy-2/")
+    assert "[1/2](certification/buggy-2/report.md)" in buggy
+    assert "[✓ 2/2](certification/reference-1/report.md)" in reference
+    assert "[report](certification/reference-1/full/report.md)" in page
+    assert "[expectations.toml](certification/buggy-2/expectations.toml)" in page
+    assert "| engine | must rate | qwen3 |" in page
+
+    output = tmp_path / "README.md"
+    assert summary_main([str(root), str(output)]) == 0
+    assert output.read_text() == page

@@ -74,7 +74,7 @@ class DsmlToolParser(ToolParser):
         # The heads alone end a value whose close tag is missing (``<｜DSML｜parameter>``
         # with no name is still protocol), so they are tags too: a chunk never ends
         # inside ``｜DSML｜`` (one token), whatever follows the head.
-        INVOKE_OPEN: (f"<{DSML}inv", f"<{DSML}", "<"),
+        INVOKE_OPEN: (f"<{DSML}invok", f"<{DSML}inv", f"<{DSML}", "<"),
         PARAMETER_OPEN: (f"<{DSML}", "<"),
     }
     _value_tags: ClassVar[ValueTags]

@@ -45,7 +45,7 @@ DSML_INNER = {
     f"<{D}parameter name=": (f"<{D}parameter name", f"<{D}parameter", f"<{D}", "<"),
     f"</{D}parameter>": (f"</{D}parameter", f"</{D}", "</"),
     # The heads that end a value on their own, cut the same way.
-    f"<{D}invoke": (f"<{D}inv", f"<{D}", "<"),
+    f"<{D}invoke": (f"<{D}invok", f"<{D}inv", f"<{D}", "<"),
     f"<{D}parameter": (f"<{D}", "<"),
 }
 

@@ -21,6 +21,9 @@ from typing import Any
 
 from .render import pass_rate
 
+#: The hand-written page beside the summary that lists the distinct bugs the reports show.
+FINDINGS = "FINDINGS.md"
+
 
 @dataclass(frozen=True)
 class Certified:
@@ -103,6 +106,10 @@ def render_summary(reports: Sequence[Certified], base: Path) -> str:
     ]
     for cases, sha in sorted(corpora, key=str):
         lines.append(f"- corpus: {cases} cases (`{sha[:12]}`)")
+    # The reports show every failure; the findings page, written by a person who read them,
+    # says which failures are distinct bugs.
+    if (base / FINDINGS).exists():
+        lines.append(f"- the distinct bugs found, one line each: [{FINDINGS}]({FINDINGS})")
     lines += [
         "",
         "## Must level, engines × dialects (quick mode)",

@@ -33,7 +33,10 @@ def test_the_page_counts_must_level_passes_per_dialect_and_links_each_report(
     assert [entry.directory.name for entry in reports] == ["buggy-2", "reference-1"]
     assert reports[0].full is None and reports[1].full is not None
 
+    assert "FINDINGS.md" not in render_summary(reports, tmp_path)
+    (tmp_path / "FINDINGS.md").write_text("# Findings\n")
     page = render_summary(reports, tmp_path)
+    assert "[FINDINGS.md](FINDINGS.md)" in page
     matrix = [line for line in page.splitlines() if line.startswith("| [")]
     buggy = next(row for row in matrix if "drops_text_after_block" in row)
     reference = next(row for row in matrix if "reference-1" in row)

@@ -96,6 +96,9 @@ def read_sources(root: Path | None = None) -> tuple[list[dict[str, Any]], list[S
                 field = "/".join(str(p) for p in error.path) or "(top level)"
                 problems.append(SourceProblem(shown, field, error.message))
             continue
+        if _has_lone_surrogate(data):
+            problems.append(SourceProblem(shown, "", LONE_SURROGATE))
+            continue
         case, case_problems = _compile(data, "/".join(parts), dialect, kind, tools, shown)
         problems.extend(case_problems)
         if not case_problems:
@@ -186,6 +189,20 @@ def _compile(
     if "streaming" in data:
         case["streaming"] = data["streaming"]
     return case, problems
+
+
+LONE_SURROGATE = (
+    "holds a lone surrogate (a \\ud800-\\udfff escape without its pair), which UTF-8 cannot "
+    "carry: the compiled corpus is UTF-8 for runners in every language; spell the text otherwise"
+)
+
+
+def _has_lone_surrogate(data: Any) -> bool:
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def compiled_lines(cases: list[dict[str, Any]]) -> str:

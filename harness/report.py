@@ -171,7 +171,9 @@ def write_report(
                 assert binary_from is not None
                 shutil.copyfile(binary_from / name, staging / name)
             else:
-                (staging / name).write_text(text, encoding="utf-8")
+                # A parser may produce a lone surrogate (JSON's "\ud83d" escape decodes to
+                # one), which UTF-8 cannot carry: written as its escape, valid in JSON too.
+                (staging / name).write_text(text, encoding="utf-8", errors="backslashreplace")
         if directory.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
             retired.rmdir()

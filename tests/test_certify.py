@@ -12,6 +12,7 @@ import pytest
 from toolconform.harness.cases import load_cases
 from toolconform.harness.cli import main
 from toolconform.harness.pool import PoolConfig, run_cases
+from toolconform.harness.report import write_report
 
 CASES = {case.id: case for case in load_cases()}
 REPORT_SCHEMA = json.loads(
@@ -188,3 +189,12 @@ def test_an_expectations_entry_for_an_unknown_case_is_a_usage_error(capsys, tmp_
     path.write_text('[[known_failure]]\ncase = "qwen3/valid/renamed"\ncheck = "result.content"\n')
     status, err = certify(capsys, "--expectations", str(path))
     assert status == 2 and "unknown case 'qwen3/valid/renamed'" in err
+
+
+def test_a_lone_surrogate_a_parser_produced_is_written_as_its_escape(tmp_path: Path) -> None:
+    """JSON's ``"\\ud83d"`` decodes to a lone surrogate, which UTF-8 cannot carry: the report
+    is still written, and its JSON reads back the same value."""
+    text = json.dumps({"name": "\ud83d"}, ensure_ascii=False)
+    write_report(tmp_path / "report", [("report.json", text), ("report.md", "name `\ud83d`")])
+    assert json.loads((tmp_path / "report" / "report.json").read_text()) == {"name": "\ud83d"}
+    assert (tmp_path / "report" / "report.md").read_text() == "name `\\ud83d`"

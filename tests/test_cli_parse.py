@@ -57,6 +57,16 @@ def test_events_show_each_chunk(capsys, tmp_path: Path) -> None:
     ]
 
 
+def test_a_lone_surrogate_is_printed_escaped(capsys, tmp_path: Path) -> None:
+    """A name spelt with a lone surrogate escape has no UTF-8 form: escaped, not a crash."""
+    path = tmp_path / "output.txt"
+    path.write_text('<tool_call>{"name": "\\ud83d", "arguments": {}}</tool_call>')
+    status, out, _ = run(capsys, "parse", "--dialect", "qwen25", str(path))
+    assert status == 0
+    assert "\\ud83d" in out
+    assert json.loads(out)["tool_calls"][0]["name"] == "\ud83d"
+
+
 def test_chars_chunking_cuts_anywhere(capsys, output_file: Path) -> None:
     status, out, _ = run(
         capsys, "parse", "--dialect", "qwen3", "--chunking", "chars:5", "--events", str(output_file)

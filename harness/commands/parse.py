@@ -93,9 +93,19 @@ def run(args: argparse.Namespace) -> int:
     output["finish_reason"] = finish_reason
     if args.events:
         output["events"] = events
-    json.dump(output, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(_as_json(output) + "\n")
     return 0
+
+
+def _as_json(output: dict) -> str:
+    """The result as readable JSON; escaped throughout when it holds a lone surrogate (a name
+    or text the output spelt ``"\\ud83d"``), which has no UTF-8 form to print."""
+    text = json.dumps(output, ensure_ascii=False, indent=2)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(output, indent=2)
+    return text
 
 
 def _cut(text: str, spec: str, protocol_tags: dict[str, tuple[str, ...]]) -> list[str]:

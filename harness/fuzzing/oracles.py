@@ -154,7 +154,8 @@ _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
 
 def json_unescaped(text: str) -> str:
     """``text`` with JSON string escapes decoded wherever they appear: a name a JSON payload
-    spells ``"\\u00e9"`` is in the output, though not letter for letter."""
+    spells ``"\\u00e9"`` is in the output, though not letter for letter. As in JSON, an
+    escaped surrogate pair is one character and a lone escaped surrogate stays itself."""
 
     def decode(match: re.Match[str]) -> str:
         escape = match.group(1)
@@ -163,7 +164,7 @@ def json_unescaped(text: str) -> str:
         return _SIMPLE_ESCAPES.get(escape, escape)
 
     decoded = _ESCAPE.sub(decode, text)
-    return decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return decoded.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
 
 
 def _check_clean(result: Result, fuzz_input: FuzzInput, policy: Policy) -> None:

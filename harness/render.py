@@ -15,7 +15,8 @@ MAX_FAILURES_SHOWN = 200
 
 
 def pass_rate(report: dict[str, Any], level: str = "must") -> float | None:
-    """Share of (case, check) verdicts at ``level`` that pass or fail as expected."""
+    """Share of (case, check) verdicts at ``level`` that pass or fail as expected (a may-level
+    case failing a must check counts as ``info``: a may-level verdict, not in this share)."""
     levels = {check["id"]: check["level"] for check in report["checks"]}
     good = total = 0
     for check, dialects in report["matrix"].items():
@@ -54,11 +55,14 @@ def _title(report: dict[str, Any]) -> str:
 def _cell_text(cell: dict[str, int] | None) -> str:
     if not cell:
         return "·"
-    total = cell["pass"] + cell["fail"] + cell["xfail"]
+    informative = cell.get("info", 0)
+    total = cell["pass"] + cell["fail"] + cell["xfail"] + informative
     if cell["fail"]:
         return f"✗ {cell['fail']}/{total}"
     if cell["xfail"]:
         return f"~ {cell['xfail']}/{total} known"
+    if informative:
+        return f"ⓘ {informative}/{total} may"
     return f"✓ {total}"
 
 
@@ -114,7 +118,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"Python {report['machine']['python']} on {report['machine']['machine']}",
         f"- {totals['cases']} cases ({totals['skipped']} skipped), {totals['runs']} runs; "
         f"{totals['unexpected_failures']} unexpected failures, {totals['expected_failures']} "
-        f"expected, {totals['informative_failures']} informative (robustness tier), "
+        f"expected, {totals['informative_failures']} informative (may level), "
         f"{totals['stale_expectations']} stale expectations",
         "",
     ]
@@ -130,7 +134,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += [
         "## Checks × dialects",
         "",
-        "Cells count cases: ✓ all pass, ✗ failing/total, ~ known failures (expectations file).",
+        "Cells count cases: ✓ all pass, ✗ failing/total, ~ known failures (expectations file), "
+        "ⓘ informative failures (may level: the robustness tier, implementation-defined cases).",
         "",
     ]
     dialects = report["dialects"]
@@ -144,7 +149,10 @@ def render_markdown(report: dict[str, Any]) -> str:
     titles = {
         "unexpected": "Unexpected failures",
         "expected": "Known failures (from the expectations file)",
-        "informative": "Robustness tier (informative: tags cut where no tokenizer cuts them)",
+        "informative": (
+            "Informative failures (may level: the robustness tier, where tags are cut where no "
+            "tokenizer cuts them, and implementation-defined cases)"
+        ),
     }
     for key, failures in groups.items():
         if not failures:
@@ -252,7 +260,7 @@ def render_html(report: dict[str, Any]) -> str:
     titles = {
         "unexpected": "Unexpected failures",
         "expected": "Known failures",
-        "informative": "Robustness tier (informative)",
+        "informative": "Informative failures (may level)",
     }
     for key, failures in _failure_groups(report).items():
         if not failures:

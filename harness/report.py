@@ -26,7 +26,8 @@ from .execution import CaseResult, Failure
 from .expectations import Expectations, KnownFailure
 
 SCHEMA_VERSION = 1
-#: Levels whose unexpected failures fail the run; ``may`` is informative (robustness tier).
+#: Levels whose unexpected failures fail the run; ``may`` is informative (the robustness tier,
+#: implementation-defined cases).
 GATING_LEVELS = ("must", "should")
 
 
@@ -78,10 +79,12 @@ class Report:
         return not self.unexpected and not self.stale_expectations
 
     def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
-        """check → dialect → counts of cases that pass, fail, or fail as expected."""
+        """check → dialect → counts of cases that pass, fail, fail as expected, or fail at may
+        level (``info``: informative, like a may-level case failing a must-level check)."""
         expected = {(f.case, f.check) for f in self.failures if f.expected_failure}
+        informative = {(f.case, f.check) for f in self.informative}
         table: dict[str, dict[str, dict[str, int]]] = defaultdict(
-            lambda: defaultdict(lambda: {"pass": 0, "fail": 0, "xfail": 0})
+            lambda: defaultdict(lambda: {"pass": 0, "fail": 0, "xfail": 0, "info": 0})
         )
         for result in self.results:
             for check, status in result.checks.items():
@@ -90,6 +93,8 @@ class Report:
                     cell["pass"] += 1
                 elif (result.case, check) in expected:
                     cell["xfail"] += 1
+                elif (result.case, check) in informative:
+                    cell["info"] += 1
                 else:
                     cell["fail"] += 1
         return {check: dict(dialects) for check, dialects in table.items()}

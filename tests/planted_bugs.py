@@ -108,6 +108,28 @@ def misses_split_think(dialect, request):
     return _ParserSession(parser)
 
 
+class _HoldsBackContent(_Wrapped):
+    """Right result, released late: every content delta is kept until the stream ends."""
+
+    held = ""
+
+    def feed(self, text, token_ids=None):
+        out = []
+        for delta in self.inner.feed(text, token_ids):
+            self.held += delta.pop("content", "")
+            if delta:
+                out.append(delta)
+        return out
+
+    def finish(self):
+        held, self.held = self.held, ""
+        return ([{"content": held}] if held else []) + self.inner.finish()
+
+
+def holds_back_content(dialect, request):
+    return _HoldsBackContent(dialect, request)
+
+
 class _NameInPieces(_Wrapped):
     def transform(self, deltas):
         out = []

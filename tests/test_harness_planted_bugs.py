@@ -85,6 +85,14 @@ def test_planted_bug_is_caught_by_the_right_check(factory, case_id, check, max_c
     assert "".join(failure.chunking.chunks) == case.output
 
 
+def test_content_held_back_to_the_end_is_caught_as_not_progressive() -> None:
+    case = CORPUS["qwen25/valid/text-after-block"]
+    assert not run(load_adapter("reference").factory, case).failures
+    result = run(planted_bugs.holds_back_content, case)
+    assert {failure.check for failure in result.failures} == {"stream.progressive"}
+    assert "content lags the oracle" in failure_of(result, "stream.progressive").message
+
+
 def test_a_missed_split_think_is_caught_at_the_token_boundary_inside_it() -> None:
     case = think_case()
     assert not run(load_adapter("reference").factory, case).failures

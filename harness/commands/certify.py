@@ -285,7 +285,7 @@ def _summary(console: Console, data: dict, report: Report) -> None:
     table.add_column("fail", justify="right", style="red")
     table.add_column("known", justify="right", style="yellow")
     table.add_column("skipped", justify="right")
-    table.add_column("robustness tier", justify="right")
+    table.add_column("may level (informative)", justify="right")
     rows: dict[str, list[int]] = {}
     for result in report.results:
         row = rows.setdefault(result.dialect, [0, 0, 0, 0, 0, 0])
@@ -303,7 +303,7 @@ def _summary(console: Console, data: dict, report: Report) -> None:
         if any(f.level == "may" for f in result.failures):
             row[5] += 1
     for dialect in sorted(rows):
-        cases, passed, failed, known, skipped, robust = rows[dialect]
+        cases, passed, failed, known, skipped, informative = rows[dialect]
         table.add_row(
             dialect,
             str(cases),
@@ -311,7 +311,7 @@ def _summary(console: Console, data: dict, report: Report) -> None:
             str(failed),
             str(known),
             str(skipped),
-            f"{cases - skipped - robust}/{cases - skipped} pass",
+            f"{cases - skipped - informative}/{cases - skipped} pass",
         )
     console.print(table)
     unexpected = report.unexpected

@@ -31,9 +31,9 @@ from json.encoder import encode_basestring
 from typing import ClassVar
 
 from .markup import (
+    ResumableSearch,
     ValueTags,
     json_string_piece,
-    read_header,
     skip_stray_text,
     skip_whitespace,
     tag_at,
@@ -100,11 +100,14 @@ class DsmlToolParser(ToolParser):
         self._key: str | None = None
         self._value_is_string = False
         self._key_emitted = False
+        #: The search for the end of an undecided invoke or parameter header.
+        self._search = ResumableSearch()
 
     def begin_tool_block(self) -> None:
         super().begin_tool_block()
         self._phase = _INVOKE
         self._in_call = False
+        self._search.reset()
 
     def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         close_tag = self.close_tag
@@ -121,7 +124,7 @@ class DsmlToolParser(ToolParser):
                 pos = skip_whitespace(text, pos)
                 tag = tag_at(text, pos, (PARAMETER_OPEN, INVOKE_CLOSE, close_tag, INVOKE_OPEN))
                 if tag == PARAMETER_OPEN:
-                    header = read_header(text, pos + len(tag))
+                    header = self._search.header(text, pos + len(tag))
                     if header is None:
                         break
                     pos, attributes = header
@@ -140,7 +143,7 @@ class DsmlToolParser(ToolParser):
                 pos = skip_whitespace(text, pos)
                 tag = tag_at(text, pos, (INVOKE_OPEN, close_tag))
                 if tag == INVOKE_OPEN:
-                    header = read_header(text, pos + len(tag))
+                    header = self._search.header(text, pos + len(tag))
                     if header is None:
                         break
                     pos, attributes = header
@@ -161,6 +164,7 @@ class DsmlToolParser(ToolParser):
                 self._end_call(deltas)
             self._phase = _DONE
             return len(text)
+        self._search.rebase(pos)
         return pos
 
     def _begin_invoke(self, deltas: list[DeltaToolCall], attributes: str) -> None:

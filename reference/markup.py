@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from json.encoder import encode_basestring
 
-from .tags import longest_first
+from .tags import find_first, longest_first
 
 _WHITESPACE = " \t\r\n"
 
@@ -127,15 +127,17 @@ def skip_stray_text(payload: str, pos: int) -> int:
     return len(payload) if following < 0 else following
 
 
-def read_header(payload: str, pos: int) -> tuple[int, str | None] | None:
+def read_header(payload: str, pos: int, searched: int = 0) -> tuple[int, str | None] | None:
     """The text of a tag header up to its ``>``: ``(position after '>', text)``.
 
     Returns ``None`` while the ``>`` has not arrived, and ``(position of '<', None)`` when
     another tag starts first: the header is malformed and what follows is left alone.
+    ``payload[:searched]`` is known to hold neither character after ``pos``.
     """
-    close = payload.find(">", pos)
+    start = max(pos, searched)
+    close = payload.find(">", start)
     limit = len(payload) if close < 0 else close
-    interrupted = payload.find("<", pos, limit)
+    interrupted = payload.find("<", start, limit)
     if interrupted >= 0:
         return interrupted, None
     if close < 0:
@@ -149,3 +151,41 @@ def unquote(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
     return text
+
+
+class ResumableSearch:
+    """The search for what ends an undecided stretch (a tag header, a name), resumed where
+    the previous attempt stopped.
+
+    While its end has not arrived, the stretch stays unconsumed and is offered again with
+    every chunk; searching it from its start each time would be quadratic in its length (a
+    fuzzer finding: a name that never ends). The parser owning one calls :meth:`rebase` with
+    what it consumed before it returns, since the next payload starts there.
+    """
+
+    __slots__ = ("searched",)
+
+    def __init__(self) -> None:
+        #: ``payload[:searched]`` was searched without finding an end.
+        self.searched = 0
+
+    def header(self, payload: str, pos: int) -> tuple[int, str | None] | None:
+        """:func:`read_header`, resumed."""
+        found = read_header(payload, pos, self.searched)
+        self.searched = len(payload) if found is None else 0
+        return found
+
+    def first(self, payload: str, tags: tuple[str, ...], pos: int) -> tuple[int, str | None]:
+        """:func:`~toolconform.reference.tags.find_first`, resumed (a tag may straddle the
+        point where the previous attempt stopped)."""
+        lookback = max(map(len, tags)) - 1
+        found = find_first(payload, tags, max(pos, self.searched - lookback))
+        self.searched = len(payload) if found[1] is None else 0
+        return found
+
+    def rebase(self, consumed: int) -> None:
+        """The owner consumed ``consumed`` characters: the next payload starts there."""
+        self.searched = max(0, self.searched - consumed)
+
+    def reset(self) -> None:
+        self.searched = 0

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import ClassVar
 
-from .markup import ValueTags, json_string_piece, skip_whitespace
+from .markup import ResumableSearch, ValueTags, json_string_piece, skip_whitespace
 from .schema_values import convert_value, streams_as_string, value_types
 from .tool_parser import ToolParser
 from .types import DeltaToolCall, Request
@@ -116,10 +116,13 @@ class XmlToolParser(ToolParser):
         super().__init__(request)
         self._schemas = request.parameter_schemas()
         self._state = XmlParseState()
+        #: The hooks' search for the end of an undecided header or name.
+        self._search = ResumableSearch()
 
     def begin_tool_block(self) -> None:
         super().begin_tool_block()
         self._state = XmlParseState()
+        self._search.reset()
 
     # ----------------------------------------------------------------- dialect hooks
 
@@ -189,6 +192,7 @@ class XmlToolParser(ToolParser):
                 self._end_call(deltas)
             state.phase = DONE
             return len(text)
+        self._search.rebase(pos)
         return pos
 
     def _end_call(self, deltas: list[DeltaToolCall]) -> None:

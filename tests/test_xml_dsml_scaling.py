@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.workloads import Workload, chunked
 from benchmarks.xml_dsml_workloads import OUTPUTS, held_long_string, long_string
+from toolconform.reference import Request, get_dialect
 
 from .test_reference_scaling import cpu_ratio
 
@@ -28,3 +30,40 @@ def test_held_long_value_is_linear() -> None:
     large.verify()
     ratio = cpu_ratio(small, large)
     assert ratio < 24, f"time(64k)/time(8k) = {ratio:.1f}: super-linear"
+
+
+#: Stretches whose end never arrives: a name, a key, a tag header. Each stays unconsumed and
+#: is offered again with every chunk, so it must be searched once, not from its start each
+#: time (fuzz finding xml-e77390b24e: a GLM name that never ended). dialect, head, repeated.
+UNENDED = {
+    "glm47-name": ("glm47", "<tool_call>get_weather</tool_c", "<tool_cal"),
+    "glm47-key": ("glm47", "<tool_call>get_weather<arg_key>ci", "ty"),
+    "qwen3_coder-function": ("qwen3_coder", "<tool_call>\n<function=get", "_weather"),
+    "qwen3_coder-parameter": ("qwen3_coder", "<tool_call>\n<function=f>\n<parameter=ci", "ty"),
+    "minimax_m2-invoke": ("minimax_m2", '<minimax:tool_call>\n<invoke name="get', "_weather"),
+    "deepseek_v32-invoke": (
+        "deepseek_v32",
+        '\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="get',
+        "_weather",
+    ),
+    "deepseek_v32-parameter": (
+        "deepseek_v32",
+        '\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="ci',
+        "ty",
+    ),
+}
+
+
+def unended(dialect: str, head: str, unit: str, size: int) -> Workload:
+    text = head + unit * (size // len(unit))
+    workload = Workload(dialect, text, chunked(dialect, text, 4), None)
+    complete = get_dialect(dialect).new_parser(Request(thinking=False)).parse_complete(text)
+    assert workload.stream() == complete
+    return workload
+
+
+@pytest.mark.parametrize("name", list(UNENDED))
+def test_a_stretch_whose_end_never_arrives_is_searched_once(name: str) -> None:
+    small, large = (unended(*UNENDED[name], size) for size in (16_000, 128_000))
+    ratio = cpu_ratio(small, large)
+    assert ratio < 24, f"time(128k)/time(16k) = {ratio:.1f}: super-linear"

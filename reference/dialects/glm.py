@@ -28,7 +28,6 @@ from typing import ClassVar
 from ..markup import skip_stray_text, skip_whitespace, tag_at
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
-from ..tags import find_first
 from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, XmlToolParser
 
 ARG_KEY_OPEN = "<arg_key>"
@@ -56,7 +55,7 @@ class Glm47ToolParser(XmlToolParser):
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
         pos = skip_whitespace(payload, pos)
-        end, marker = find_first(payload, self.name_ends, pos)
+        end, marker = self._search.first(payload, self.name_ends, pos)
         if marker is None:
             # An unfinished name at the end of the input is no name: invent none.
             return (len(payload), None, DONE) if final else None
@@ -79,7 +78,7 @@ class Glm47ToolParser(XmlToolParser):
         return None
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
-        end, marker = find_first(
+        end, marker = self._search.first(
             payload, (ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE), pos
         )
         if marker is None:

@@ -24,7 +24,7 @@ always starts inside reasoning.
 
 from __future__ import annotations
 
-from ..markup import read_header, skip_stray_text, skip_whitespace, tag_at, unquote
+from ..markup import skip_stray_text, skip_whitespace, tag_at, unquote
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
 from ..xml_tool_parser import (
@@ -62,7 +62,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
         pos = skip_whitespace(payload, pos)
         tag = tag_at(payload, pos, (INVOKE_OPEN, BLOCK_CLOSE))
         if tag == INVOKE_OPEN:
-            header = read_header(payload, pos + len(tag))
+            header = self._search.header(payload, pos + len(tag))
             if header is not None:
                 end, name = header
                 return (end, None, FUNCTION) if name is None else (end, unquote(name), ARG_START)
@@ -86,7 +86,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
         return None
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
-        header = read_header(payload, pos)
+        header = self._search.header(payload, pos)
         if header is None:
             return None
         end, name = header

@@ -26,7 +26,7 @@ Qwen3 and Qwen3.5 vocabularies. The inner tags are plain text: ``</parameter>`` 
 
 from __future__ import annotations
 
-from ..markup import read_header, skip_stray_text, skip_whitespace, tag_at
+from ..markup import skip_stray_text, skip_whitespace, tag_at
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
 from ..xml_tool_parser import (
@@ -63,7 +63,7 @@ class Qwen3CoderToolParser(XmlToolParser):
         pos = skip_whitespace(payload, pos)
         tag = tag_at(payload, pos, (FUNCTION_OPEN, self.close_tag))
         if tag == FUNCTION_OPEN:
-            header = read_header(payload, pos + len(tag))
+            header = self._search.header(payload, pos + len(tag))
             if header is not None:
                 end, name = header
                 return (end, None, FUNCTION) if name is None else (end, name.strip(), ARG_START)
@@ -87,7 +87,7 @@ class Qwen3CoderToolParser(XmlToolParser):
         return None
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
-        header = read_header(payload, pos)
+        header = self._search.header(payload, pos)
         if header is None:
             return None
         end, name = header

@@ -198,3 +198,15 @@ def test_a_lone_surrogate_a_parser_produced_is_written_as_its_escape(tmp_path: P
     write_report(tmp_path / "report", [("report.json", text), ("report.md", "name `\ud83d`")])
     assert json.loads((tmp_path / "report" / "report.json").read_text()) == {"name": "\ud83d"}
     assert (tmp_path / "report" / "report.md").read_text() == "name `\\ud83d`"
+
+
+def test_kind_selects_cases_of_those_kinds_only(capsys, tmp_path: Path) -> None:
+    selection = ["--dialect", "qwen25", "--kind", "impl", "--kind", "invalid"]
+    status = main(
+        ["certify", *selection, "--jobs", "1", "--no-robustness", "--report", str(tmp_path)]
+    )
+    capsys.readouterr()
+    assert status == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    kinds = {case["kind"] for case in report["cases"]}
+    assert kinds == {"impl", "invalid"}  # and no generated case, which would be valid

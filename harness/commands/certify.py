@@ -18,7 +18,7 @@ from rich.table import Table
 
 from ...reference import dialect_names
 from ..adapters import AdapterError, load_adapter
-from ..cases import Case, builtin_corpus, load_cases
+from ..cases import KINDS, Case, builtin_corpus, load_cases
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
 from ..execution import CaseResult
@@ -52,6 +52,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--case", action="append", metavar="GLOB", help="only cases whose id matches"
+    )
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        help="only cases of these kinds (repeatable; generated cases are valid)",
     )
     depth = parser.add_mutually_exclusive_group()
     depth.add_argument(
@@ -153,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     generated = args.generated if args.generated is not None else (25 if args.mode == "full" else 3)
     if generated < 0:
         raise UsageError(f"--generated {generated} must be at least 0")
-    if generated and not args.case:
+    if generated and not args.case and (not args.kind or "valid" in args.kind):
         dialects = sorted({case.dialect for case in cases})
         with console.status("drawing generated cases"):
             cases += [case for dialect in dialects for case in generated_cases(dialect, generated)]
@@ -255,6 +261,8 @@ def _select(
         if args.dialect and case.dialect not in args.dialect:
             continue
         if args.case and not any(fnmatch.fnmatchcase(case.id, glob) for glob in args.case):
+            continue
+        if args.kind and case.kind not in args.kind:
             continue
         reason = None
         if not supports(case.dialect):

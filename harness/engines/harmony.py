@@ -52,6 +52,12 @@ class _Harmony:
     def __init__(self) -> None:
         self.library = importlib.import_module("openai_harmony")
         self.encoding = harmony_encoding()
+        #: The tokens that end a message: the next call message begins after one of them.
+        self.message_ends = frozenset(
+            token
+            for marker in ("<|end|>", "<|call|>", "<|return|>")
+            for token in self.encoding.encode(marker, allowed_special="all")
+        )
 
 
 class HarmonySession:
@@ -62,7 +68,10 @@ class HarmonySession:
         library = harmony.library
         self._parser = library.StreamableParser(harmony.encoding, role=library.Role.ASSISTANT)
         self._calls = 0
-        self._announced: int | None = None  # the message whose call was announced
+        # Whether the current message's call was announced (when its body began). Told by
+        # the tokens that end a message: ``parser.messages`` and ``parser.state`` serialise
+        # the parser's whole state, so reading them with every token is quadratic.
+        self._announced = False
 
     def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
         ids = token_ids if token_ids is not None else self._encode(text)
@@ -70,6 +79,8 @@ class HarmonySession:
         for token in ids:
             self._parser.process(token)
             self._route(deltas)
+            if token in self._harmony.message_ends:
+                self._announced = False
         return deltas
 
     def finish(self) -> list[dict[str, Any]]:
@@ -112,16 +123,14 @@ class HarmonySession:
         parser = self._parser
         channel, recipient = parser.current_channel, parser.current_recipient
         kind = _kind(channel, recipient)
-        if kind == "call":
-            message = len(parser.messages)
-            if self._announced != message and str(parser.state).endswith("CONTENT"):
-                self._announced = message
-                self._calls += 1
-                name = recipient[len(FUNCTION_RECIPIENT) :]
-                index = self._calls - 1
-                deltas.append(
-                    {"tool_calls": [tool_call_dict(index, f"call_{index}", "function", name, None)]}
-                )
+        if kind == "call" and not self._announced and str(parser.state).endswith("CONTENT"):
+            self._announced = True
+            self._calls += 1
+            name = recipient[len(FUNCTION_RECIPIENT) :]
+            index = self._calls - 1
+            deltas.append(
+                {"tool_calls": [tool_call_dict(index, f"call_{index}", "function", name, None)]}
+            )
         piece = parser.last_content_delta
         if not piece:
             return

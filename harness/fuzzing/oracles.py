@@ -28,6 +28,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 
 from .decoding import FuzzInput
@@ -138,7 +139,9 @@ def _check_policy(result: Result, text: str, policy: Policy) -> None:
         if not is_subsequence(value, text):
             raise Finding("fuzz.no-invented-text", f"{field} {value!r} is not text of the output")
     for name, _ in result.calls:
-        if name not in text and name not in json_unescaped(text):
+        # A name may be spelt with escapes: JSON's in a JSON payload, XML character
+        # references in a markup attribute (the ds2api dialect decodes them, as ds2api does).
+        if name not in text and name not in json_unescaped(text) and name not in unescape(text):
             message = f"call name {name!r} does not occur in the output"
             raise Finding("fuzz.no-invented-call", message)
     if policy.invalid_policy == RELEASE and not result.calls and result.content != text:

@@ -11,6 +11,8 @@ streamed. The adapter does exactly that, with two choices of its own:
   poke with ``""`` until nothing comes out. ``factory`` drains after every chunk (the API as
   its own test suite drives it); ``serving_factory`` does not, like ``serving_chat`` 0.5.23,
   which pokes once only through the empty final step.
+  The pokes after one chunk are bounded (``DRAIN_LIMIT``): a detector that answers every
+  poke would otherwise never be drained.
 - **Positions.** Calls are indexed by their position in the stream (a new call starts at each
   item that carries a name), not by SGLang's ``tool_index``.
 
@@ -43,6 +45,9 @@ ENGINE = Engine(
     homepage="https://github.com/sgl-project/sglang",
     tox_env="sglang",
 )
+
+#: Pokes with "" after one chunk, at most (draining adapter).
+DRAIN_LIMIT = 32
 
 
 @dataclass(frozen=True)
@@ -200,8 +205,12 @@ class SGLangSession:
             return out
         self._emit(out, *self._calls.parse_stream_chunk(delta))
         if self._drain:
-            while self._emit(out, *self._calls.parse_stream_chunk("")):
-                pass
+            # A detector that answers every poke (DeepSeek-V3.1's re-sends the same
+            # arguments) would be drained forever: a chunk holds at most a few calls, so a
+            # bounded number of pokes releases all it can, and the repeats stay visible.
+            for _ in range(DRAIN_LIMIT):
+                if not self._emit(out, *self._calls.parse_stream_chunk("")):
+                    break
         if final:
             self._emit(out, *self._calls.parse_stream_end())
             self._emit_unstreamed_arguments(out)

@@ -156,6 +156,8 @@ class _Api:
             **body,
             "stream": True,
         }
+        if fields.get("tools") == []:  # no tools offered: a client leaves the field out
+            del fields["tools"]
         return self.request_model(**fields)
 
 
@@ -241,7 +243,9 @@ class _Session:
         self.prompt_ids = self.tokenizer.encode(tail, add_special_tokens=False) if tail else []
 
     def start_feed(self) -> _TokenFeed:
-        return _TokenFeed(self.tokenizer, skip_special_tokens=self.request.skip_special_tokens)
+        # Unset means vLLM's default, which strips special tokens (to_sampling_params).
+        skip = self.request.skip_special_tokens is not False
+        return _TokenFeed(self.tokenizer, skip_special_tokens=skip)
 
 
 class VllmSession(_Session):

@@ -17,7 +17,7 @@ from typing import Any
 from ...reference import Request, get_dialect
 from ...strategies import Call, Response, get_renderer, renderer_names
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
-from ...strategies.renderers import MULTIPLE_CALLS, REASONING
+from ...strategies.renderers import CALLS, MULTIPLE_CALLS, REASONING
 from ..chunkings import Chunking, Piece, boundary_sources, from_cut_positions
 
 CHUNK_SIZES = (1, 4, 8, 16, 256)
@@ -119,11 +119,15 @@ def _workload(
 
 
 def long_string(dialect: str, size: int) -> Workload:
-    """One call with a ``size``-character string argument: the scaling ladder."""
-    call = Call("write_file", {"path": "notes.txt", "content": prose(size, seed=size)})
-    return _workload(
-        dialect, "long-string", size, Response(content="Saving it. ", calls=(call,)), [_STRING_TOOL]
-    )
+    """One call with a ``size``-character string argument: the scaling ladder. A dialect
+    without tool calls (reasoning only) climbs it with ``size`` characters of reasoning."""
+    text = prose(size, seed=size)
+    if CALLS not in get_renderer(dialect).supports:
+        response = Response(reasoning=text, content="Saving it. ")
+    else:
+        call = Call("write_file", {"path": "notes.txt", "content": text})
+        response = Response(content="Saving it. ", calls=(call,))
+    return _workload(dialect, "long-string", size, response, [_STRING_TOOL])
 
 
 def many_short_strings(dialect: str, count: int) -> Workload:

@@ -298,3 +298,8 @@ class _Hoards(_Wrapped):
 
 def allocates_without_bound(dialect, request):
     return _Hoards(dialect, request)
+
+
+def refuses_every_session(dialect, request):
+    """An adapter that cannot serve the dialect after all (e.g. no tokenizer for it)."""
+    raise LookupError(f"no tokenizer for {dialect!r}")

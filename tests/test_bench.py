@@ -49,6 +49,13 @@ def test_a_wrong_parser_is_reported_as_a_mismatch_and_not_timed() -> None:
     assert wrong.status == "mismatch" and wrong.round_seconds == [] and "name" in wrong.message
 
 
+def test_a_session_the_adapter_refuses_is_an_error_and_the_run_goes_on() -> None:
+    refused = _measure(
+        "tests.planted_bugs:refuses_every_session", long_string("qwen25", 1_000), "chars:4"
+    )
+    assert refused.status == "error" and "no tokenizer for 'qwen25'" in refused.message
+
+
 def test_a_quadratic_parser_has_an_exponent_near_two() -> None:
     measurements = []
     for spec in ("reference", "tests.planted_bugs:reparses_prefix"):

@@ -163,9 +163,11 @@ def write_report(
 ) -> None:
     """Write the report files so that ``directory`` holds a whole report or the old one.
 
-    Everything is written into a sibling temporary directory first, which then replaces
-    ``directory`` by renames: an interrupted run never leaves a half-written report. A file
-    given with text ``None`` is copied from ``binary_from`` (plots).
+    Everything is written into a sibling temporary directory first: a new directory is that
+    one renamed; in an existing one each file replaces its old version by an atomic rename,
+    and whatever else the directory holds (a README, another report) is left alone. An
+    interrupted run never leaves a half-written file. A file given with text ``None`` is
+    copied from ``binary_from`` (plots).
     """
     directory = directory.resolve()
     directory.parent.mkdir(parents=True, exist_ok=True)
@@ -180,11 +182,9 @@ def write_report(
                 # one), which UTF-8 cannot carry: written as its escape, valid in JSON too.
                 (staging / name).write_text(text, encoding="utf-8", errors="backslashreplace")
         if directory.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
-            retired.rmdir()
-            directory.rename(retired)
-            staging.rename(directory)
-            shutil.rmtree(retired, ignore_errors=True)
+            for written in staging.iterdir():
+                os.replace(written, directory / written.name)
+            staging.rmdir()
         else:
             staging.rename(directory)
     except BaseException:

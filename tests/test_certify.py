@@ -210,3 +210,14 @@ def test_kind_selects_cases_of_those_kinds_only(capsys, tmp_path: Path) -> None:
     report = json.loads((tmp_path / "report.json").read_text())
     kinds = {case["kind"] for case in report["cases"]}
     assert kinds == {"impl", "invalid"}  # and no generated case, which would be valid
+
+
+def test_a_report_directory_keeps_the_files_that_are_not_the_report(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("how these were made")
+    (tmp_path / "full").mkdir()
+    write_report(tmp_path, [("report.md", "old")])
+    write_report(tmp_path, [("report.md", "new")])
+    assert (tmp_path / "report.md").read_text() == "new"
+    assert (tmp_path / "README.md").read_text() == "how these were made"
+    assert (tmp_path / "full").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "full", "report.md"]

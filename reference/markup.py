@@ -178,8 +178,10 @@ class ResumableSearch:
     def first(self, payload: str, tags: tuple[str, ...], pos: int) -> tuple[int, str | None]:
         """:func:`~toolconform.reference.tags.find_first`, resumed (a tag may straddle the
         point where the previous attempt stopped)."""
-        lookback = max(map(len, tags)) - 1
-        found = find_first(payload, tags, max(pos, self.searched - lookback))
+        start = pos
+        if self.searched:  # resumed: a tag may straddle where the last attempt stopped
+            start = max(pos, self.searched - max(map(len, tags)) + 1)
+        found = find_first(payload, tags, start)
         self.searched = len(payload) if found[1] is None else 0
         return found
 

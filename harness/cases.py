@@ -20,7 +20,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import json_values
 from .events import Call, FinalResult
+from .json_values import NotJson
 
 KINDS = ("valid", "invalid", "impl", "pathological")
 LEVELS = ("must", "should", "may")
@@ -66,7 +68,7 @@ class Expectation:
         calls = []
         for call in result.calls:
             value = call.arguments_value()
-            if hasattr(value, "raw"):  # not JSON: only the exact text can be expected
+            if isinstance(value, NotJson):  # not JSON: only the exact text can be expected
                 calls.append(ExpectedCall(call.name or "", None, call.arguments))
             else:
                 calls.append(ExpectedCall(call.name or "", value, call.arguments if raw else None))
@@ -198,25 +200,22 @@ def call_differences(expected: Iterable[ExpectedCall], actual: list[Call]) -> li
             problems.append(f"tool_calls[{position}].name {got.name!r} != expected {want.name!r}")
         if want.arguments_raw is not None:
             # Order and duplicate keys are part of the contract here; spacing is not.
-            if _pairs(got.arguments) != _pairs(want.arguments_raw):
+            if not json_values.same(
+                json_values.parse(got.arguments, pairs=True),
+                json_values.parse(want.arguments_raw, pairs=True),
+            ):
                 problems.append(
                     f"tool_calls[{position}].arguments {got.arguments!r} != expected "
                     f"{want.arguments_raw!r} (key order and duplicates count)"
                 )
-        elif got.arguments_value() != want.arguments:
+        elif not json_values.same(
+            json_values.parse(got.arguments), json_values.comparable(want.arguments)
+        ):
             problems.append(
                 f"tool_calls[{position}].arguments {got.arguments!r} != expected "
                 f"{json.dumps(want.arguments, ensure_ascii=False)}"
             )
     return problems
-
-
-def _pairs(text: str) -> Any:
-    """A JSON text with objects as ordered lists of pairs (duplicates kept); raw if not JSON."""
-    try:
-        return json.loads(text, object_pairs_hook=list)
-    except (ValueError, TypeError):
-        return ("not json", text)
 
 
 def builtin_corpus() -> Path:

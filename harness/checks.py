@@ -25,6 +25,8 @@ OK = "ok"
 ERROR = "error"
 TIMEOUT = "timeout"
 CRASH = "crash"
+#: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
+CONTRACT = "contract"
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,9 @@ CATALOGUE: tuple[Check, ...] = (
           "Every feed and every case finishes within its time limit."),
     Check("run.no-crash", MUST, "no crash", "000 实现不变量",
           "The parser process does not die or print garbage (subprocess adapters)."),
+    Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
+          "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
+          "integer indices, …), and a case is skipped only when its session opens."),
     Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
           "The coalesced content equals the expected content: nothing lost, nothing added."),
     Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
@@ -97,7 +102,12 @@ CATALOGUE: tuple[Check, ...] = (
 )  # fmt: skip
 
 BY_ID = {check.id: check for check in CATALOGUE}
-RUN_OUTCOME_CHECK = {ERROR: "run.no-error", TIMEOUT: "run.no-timeout", CRASH: "run.no-crash"}
+RUN_OUTCOME_CHECK = {
+    ERROR: "run.no-error",
+    TIMEOUT: "run.no-timeout",
+    CRASH: "run.no-crash",
+    CONTRACT: "run.contract",
+}
 
 
 def effective_level(check: Check, case: Case) -> str:

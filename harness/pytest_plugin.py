@@ -8,7 +8,9 @@ so a failure names the case and the kind of chunking at once, and ``pytest -n au
 them over cores. Known failures come from the implementation's expectations file: a test
 whose failures are all listed is an expected failure; a listed failure that no longer
 happens fails the test when the entry names this chunking family (``chunking = "two-way"``)
-and, for entries without one, fails ``toolconform certify --expectations``.
+and, for entries without one, fails ``toolconform certify --expectations``. A listed failure
+of another kind than its entry's fingerprint records fails as *changed*; a case the adapter
+refuses in a dialect it supports fails unless ``--toolconform-allow-skips``.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--toolconform-corpus", type=Path, metavar="FILE", help="compiled corpus (cases.jsonl)"
     )
     group.addoption("--toolconform-feed-timeout", type=float, default=10.0, metavar="S")
+    group.addoption(
+        "--toolconform-allow-skips",
+        action="store_true",
+        help="a case the adapter refuses in a dialect it supports is a skip, not a failure",
+    )
     group.addoption(
         "--toolconform-robustness",
         action="store_true",
@@ -117,7 +124,8 @@ def toolconform_expectations(request: pytest.FixtureRequest):
 
 def check_case(case, family: str, adapter, expectations, config: pytest.Config) -> None:
     """Run one case under one chunking family and turn the outcome into a test outcome."""
-    from .execution import CaseExecutor
+    from .execution import ADAPTER, CaseExecutor
+    from .expectations import fingerprint, fingerprint_kind
 
     if not adapter.supports(case.dialect):
         pytest.skip(f"the adapter does not support dialect {case.dialect!r}")
@@ -134,10 +142,30 @@ def check_case(case, family: str, adapter, expectations, config: pytest.Config) 
     )
     result = executor.run(case)
     if result.skipped:
+        if result.skip_kind == ADAPTER and not _config(config, "allow-skips"):
+            pytest.fail(
+                f"the adapter refused a case of dialect {case.dialect!r}, which it declares it "
+                f"supports: {result.skipped} (declare it in the expectations file, or pass "
+                "--toolconform-allow-skips)",
+                pytrace=False,
+            )
         pytest.skip(result.skipped)
     gating = [f for f in result.failures if f.level != "may" or family == "chars"]
-    known = [f for f in gating if expectations.lookup(f.case, f.check)]
-    unexpected = [f for f in gating if f not in known]
+    known, unexpected = [], []
+    for failure in gating:
+        entry = expectations.lookup(failure.case, failure.check)
+        failure.fingerprint = fingerprint(failure)
+        if entry is None:
+            unexpected.append(failure)
+        elif entry.fingerprint and fingerprint_kind(entry.fingerprint) != fingerprint_kind(
+            failure.fingerprint
+        ):
+            # The plugin's chunkings are one family's, not certify's minimal one: it compares
+            # the kind of failure, not the digest of the actual outcome.
+            failure.changed_from = entry.fingerprint
+            unexpected.append(failure)
+        else:
+            known.append(failure)
     if unexpected:
         pytest.fail("\n\n".join(_describe(f) for f in unexpected), pytrace=False)
     stale = [
@@ -161,8 +189,14 @@ def check_case(case, family: str, adapter, expectations, config: pytest.Config) 
 def _describe(failure) -> str:
     import json
 
+    changed = (
+        f" — changed: the expectations file recorded {failure.changed_from}, "
+        f"this run failed as {failure.fingerprint}"
+        if failure.changed_from
+        else ""
+    )
     return (
-        f"{failure.check} ({failure.level}, {failure.status}): {failure.message}\n"
+        f"{failure.check} ({failure.level}, {failure.status}){changed}: {failure.message}\n"
         f"  minimal chunking ({failure.chunking.family}): "
         f"{json.dumps(list(failure.chunking.chunks), ensure_ascii=False)}\n"
         f"  expected: {json.dumps(failure.expected, ensure_ascii=False)}\n"

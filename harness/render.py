@@ -14,35 +14,93 @@ LEVEL_ORDER = {"must": 0, "should": 1, "may": 2}
 MAX_FAILURES_SHOWN = 200
 
 
-def pass_rate(report: dict[str, Any], level: str = "must") -> float | None:
-    """Share of (case, check) verdicts at ``level`` that pass or fail as expected (a may-level
-    case failing a must check counts as ``info``: a may-level verdict, not in this share)."""
-    levels = {check["id"]: check["level"] for check in report["checks"]}
-    good = total = 0
-    for check, dialects in report["matrix"].items():
-        if levels.get(check) != level:
-            continue
-        for cell in dialects.values():
-            good += cell["pass"] + cell["xfail"]
-            total += cell["pass"] + cell["xfail"] + cell["fail"]
-    return good / total if total else None
+def conformance(report: dict[str, Any]) -> tuple[int, int]:
+    """(must-level cases passing every must-level check, must-level cases run)."""
+    must = report["conformance"]["must"]
+    return must["passed"], must["cases"]
+
+
+def percent(passed: int, cases: int) -> str:
+    """A rate as people read it: never rounded up to 100 % while one case fails."""
+    if not cases:
+        return "n/a"
+    rate = 100 * passed / cases
+    text = f"{rate:.1f}".removesuffix(".0")
+    if passed < cases and text == "100":
+        text = "99.9"
+    return f"{text} %"
+
+
+def headline(report: dict[str, Any]) -> list[str]:
+    """The two numbers, in words: what the parser does, and whether it passed its gate."""
+    passed, cases = conformance(report)
+    gate = report["gate"]
+    against = (
+        f"against `{report['expectations_file']}`"
+        if report.get("expectations_file")
+        else "with no expectations file"
+    )
+    lines = [
+        f"Must-level conformance {percent(passed, cases)}: {passed} of {cases} must-level "
+        "cases pass every must-level check (known failures count as failures).",
+        f"Gate {gate['verdict'].upper()} {against}: {gate['known']} known, "
+        f"{gate['unexpected']} unexpected, {gate['changed']} changed, {gate['stale']} stale, "
+        f"{gate['skipped']} skipped.",
+    ]
+    return lines
+
+
+def badge_text(report: dict[str, Any]) -> str:
+    passed, cases = conformance(report)
+    known = report["gate"]["known"]
+    text = f"must {percent(passed, cases)}".replace(" %", "%")
+    if known:
+        text += f" · {known} known"
+    if report["gate"]["verdict"] != "pass":
+        text += " · FAIL"
+    return text
 
 
 def badge_svg(report: dict[str, Any]) -> str:
-    """A shields-style badge: 'toolconform | must 100%' in green, or the rate in red."""
-    rate = pass_rate(report)
-    value = "n/a" if rate is None else f"must {rate * 100:.1f}%".replace(".0%", "%")
-    colour = "#4c1" if report["verdict"] == "pass" else "#e05d44"
-    left, right = "toolconform", value
+    """A shields-style badge with both numbers: 'toolconform | must 57% · 1022 known'.
+
+    Green only for a passing gate with every must-level case passing; amber for a passing
+    gate that rests on known failures; red for a failing gate.
+    """
+    passed, cases = conformance(report)
+    right = badge_text(report)
+    if report["gate"]["verdict"] != "pass":
+        colour = "#e05d44"
+    elif cases and passed == cases:
+        colour = "#4c1"
+    else:
+        colour = "#dfb317"
+    left = "toolconform"
     lw, rw = 7 * len(left) + 10, 7 * len(right) + 10
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" '
-        f'aria-label="{left}: {right}"><rect width="{lw}" height="20" fill="#555"/>'
+        f'aria-label="{left}: {html.escape(right)}"><rect width="{lw}" height="20" fill="#555"/>'
         f'<rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
         '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" '
         f'font-size="11"><text x="{lw / 2}" y="14">{left}</text>'
         f'<text x="{lw + rw / 2}" y="14">{html.escape(right)}</text></g></svg>\n'
     )
+
+
+def coverage_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """Per dialect: cases run, skipped (with why), and the chunking model."""
+    rows = []
+    for dialect, cell in report["coverage"]["dialects"].items():
+        skips = "; ".join(f"{count} × {why}" for why, count in cell["skips"].items())
+        model = cell.get("chunking") or {}
+        if model.get("model") == "tokenizer":
+            chunking = "real token boundaries: " + ", ".join(model["families"])
+        elif model:
+            chunking = f"tag-aligned model ({model.get('reason')})"
+        else:
+            chunking = "—"
+        rows.append((dialect, f"{cell['ran']}/{cell['cases']}", skips or "none", chunking))
+    return rows
 
 
 def _title(report: dict[str, Any]) -> str:
@@ -97,31 +155,42 @@ def _known_text(failure: dict[str, Any]) -> str:
     return f"{reason} ({issue})" if issue else reason
 
 
-def _reproduce(report: dict[str, Any], failure: dict[str, Any]) -> str:
-    return f"toolconform certify --adapter {report['adapter']} --case {failure['case']}"
-
-
 def render_markdown(report: dict[str, Any]) -> str:
     totals = report["totals"]
     corpus = report["suite"]["corpus"]
-    verdict = "PASS" if report["verdict"] == "pass" else "FAIL"
-    rate = pass_rate(report)
     lines = [
         f"# toolconform certification: {_title(report)}",
         "",
-        f"**Verdict: {verdict}**"
-        + (f" · must-level pass rate {rate * 100:.1f}%" if rate is not None else ""),
-        "",
+        *(f"**{line}**\n" for line in headline(report)),
+    ]
+    for reason in report["gate"]["reasons"]:
+        lines.append(f"- gate: {reason}")
+    for warning in report.get("warnings") or ():
+        lines.append(f"- warning: {warning}")
+    lines += [
         f"- suite {report['suite']['version']}, corpus {corpus.get('cases', '?')} cases "
         f"(`{str(corpus.get('sha256', ''))[:12]}`), mode `{report['mode']}`",
-        f"- adapter `{report['adapter']}`; {report['started_at']}, {report['seconds']} s; "
+        f"- adapter `{report['adapter']}`, isolation: {report['isolation']}; "
+        f"{report['started_at']}, {report['seconds']} s; "
         f"Python {report['machine']['python']} on {report['machine']['machine']}",
         f"- {totals['cases']} cases ({totals['skipped']} skipped), {totals['runs']} runs; "
-        f"{totals['unexpected_failures']} unexpected failures, {totals['expected_failures']} "
-        f"expected, {totals['informative_failures']} informative (may level), "
-        f"{totals['stale_expectations']} stale expectations",
+        f"{totals['unexpected_failures']} unexpected failures "
+        f"({totals['changed_failures']} of them changed known failures), "
+        f"{totals['expected_failures']} expected, {totals['informative_failures']} "
+        f"informative (may level), {totals['stale_expectations']} stale expectations",
+        "",
+        "## Coverage",
+        "",
+        "| dialect | ran | skipped | chunking |",
+        "|---|---|---|---|",
+        *(f"| {' | '.join(row)} |" for row in coverage_rows(report)),
         "",
     ]
+    unsupported = report["coverage"]["unsupported_dialects"]
+    if unsupported:
+        lines += [f"Not run (the adapter does not support them): {', '.join(unsupported)}.", ""]
+    if report["coverage"]["allow_skips"]:
+        lines += ["Run with `--allow-skips`: cases the adapter refused did not fail the gate.", ""]
     if report.get("notes"):
         lines += ["## Notes from the implementation", ""]
         lines += [f"- {note}" for note in report["notes"]]
@@ -168,6 +237,12 @@ def render_markdown(report: dict[str, Any]) -> str:
             ]
             if failure["expected_failure"]:
                 lines += [f"Known failure: {_known_text(failure)}", ""]
+            if failure.get("changed_from"):
+                lines += [
+                    f"Changed: the expectations file recorded `{failure['changed_from']}`, "
+                    f"this run failed as `{failure['fingerprint']}`.",
+                    "",
+                ]
             lines += [
                 f"Minimal chunking ({chunking['family']}, {len(chunking['chunks'])} chunks):",
                 "",
@@ -185,7 +260,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                     json.dumps(failure.get("actual"), ensure_ascii=False),
                     "```",
                 ]
-            lines += ["", f"Reproduce: `{_reproduce(report, failure)}`", ""]
+            lines += ["", f"Reproduce: `{failure['reproduce']}`", ""]
         if len(failures) > MAX_FAILURES_SHOWN:
             lines.append(f"… and {len(failures) - MAX_FAILURES_SHOWN} more in report.json.")
     if report["stale_expectations"]:
@@ -215,11 +290,16 @@ def render_html(report: dict[str, Any]) -> str:
         f"<title>toolconform: {esc(_title(report))}</title><style>{_CSS}</style></head><body>",
         f"<h1>toolconform certification: {esc(_title(report))}</h1>",
         badge_svg(report),
-        f"<p class='verdict-{verdict}'><strong>Verdict: {verdict.upper()}</strong></p>",
+        *(
+            f"<p class='verdict-{verdict}'><strong>{esc(line)}</strong></p>"
+            for line in headline(report)
+        ),
+        *(f"<p>gate: {esc(reason)}</p>" for reason in report["gate"]["reasons"]),
         f"<p>suite {esc(report['suite']['version'])}, corpus "
         f"{report['suite']['corpus'].get('cases', '?')} cases, "
         f"mode <code>{esc(report['mode'])}</code>, "
-        f"adapter <code>{esc(report['adapter'])}</code>, {esc(report['started_at'])}, "
+        f"adapter <code>{esc(report['adapter'])}</code> ({esc(report['isolation'])}), "
+        f"{esc(report['started_at'])}, "
         f"{report['seconds']} s. {totals['cases']} cases ({totals['skipped']} skipped), "
         f"{totals['runs']} runs; {totals['unexpected_failures']} unexpected failures, "
         f"{totals['expected_failures']} expected, "
@@ -284,7 +364,7 @@ def render_html(report: dict[str, Any]) -> str:
                 f"<p>Minimal chunking ({esc(chunking['family'])}, "
                 f"{len(chunking['chunks'])} chunks):</p><pre>{chunks}</pre>"
                 f"<p>Expected:</p><pre>{expected}</pre><p>Actual:</p><pre>{actual}</pre>"
-                f"<p>Reproduce: <code>{esc(_reproduce(report, failure))}</code></p></details>"
+                f"<p>Reproduce: <code>{esc(failure['reproduce'])}</code></p></details>"
             )
     if report["stale_expectations"]:
         parts.append("<h2>Stale expectations</h2><ul>")

@@ -22,13 +22,33 @@ from typing import Any
 
 from .. import __version__
 from .checks import CATALOGUE, MAY
-from .execution import CaseResult, Failure
-from .expectations import Expectations, KnownFailure
+from .chunkings import ChunkingModel
+from .errors import UsageError
+from .execution import ADAPTER, CaseResult, Failure
+from .expectations import Expectations, KnownFailure, fingerprint
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Levels whose unexpected failures fail the run; ``may`` is informative (the robustness tier,
 #: implementation-defined cases).
 GATING_LEVELS = ("must", "should")
+#: What ``isolation`` says about the parser under test: it ran in processes of its own on this
+#: machine, so the report is as trustworthy as the machine it ran on (self-attested), or under
+#: an OS sandbox that hid the expected answers and the report from it (sandboxed).
+SELF_ATTESTED, SANDBOXED = "self-attested", "sandboxed"
+
+
+@dataclass
+class Coverage:
+    """What the run was asked to cover, against which ``Report.gate_reasons`` judges it."""
+
+    #: The dialects named with ``--dialect`` (``None``: every dialect the adapter supports).
+    selected: tuple[str, ...] | None = None
+    #: Dialects with corpus cases that the adapter does not declare (not run, not counted).
+    unsupported: tuple[str, ...] = ()
+    #: dialect → how its outputs were cut (real tokenizer or tag-aligned, and why).
+    chunking: dict[str, ChunkingModel] = field(default_factory=dict)
+    #: ``--allow-skips``: cases the adapter refuses do not fail the run (the report says so).
+    allow_skips: bool = False
 
 
 @dataclass
@@ -44,9 +64,17 @@ class Report:
     expectations_file: str | None = None
     #: What the implementation says about itself: differences by design (expectations file).
     notes: list[str] = field(default_factory=list)
+    coverage: Coverage = field(default_factory=Coverage)
+    isolation: str = SELF_ATTESTED
+    #: Things a reader must know that are not failures (an expectations file made for another
+    #: implementation, a dialect cut with the tag-aligned model).
+    warnings: list[str] = field(default_factory=list)
+    #: The command line options that select what ran, for the reproduce lines.
+    reproduce_options: tuple[str, ...] = ()
 
     def classify(self, expectations: Expectations) -> None:
-        """Mark known failures and collect the entries that no longer fail (XPASS)."""
+        """Mark known failures, and those that fail differently from what was recorded
+        (changed); collect the entries that no longer fail (XPASS)."""
         failed: set[tuple[str, str]] = set()
         ran: set[str] = set()
         for result in self.results:
@@ -54,9 +82,15 @@ class Report:
                 ran.add(result.case)
             for failure in result.failures:
                 failed.add((failure.case, failure.check))
+                failure.fingerprint = fingerprint(failure)
                 entry = expectations.lookup(failure.case, failure.check)
-                failure.expected_failure = entry is not None
-                if entry is not None:
+                failure.changed_from = ""
+                failure.expected_failure = False
+                if entry is not None and entry.fingerprint not in ("", failure.fingerprint):
+                    failure.changed_from = entry.fingerprint
+                    failure.reason, failure.issue = entry.reason, entry.issue
+                elif entry is not None:
+                    failure.expected_failure = True
                     failure.reason, failure.issue = entry.reason, entry.issue
         self.stale_expectations = expectations.strict_entries_passing(failed, ran)
         self.expectations_file = str(expectations.path) if expectations.path else None
@@ -68,15 +102,80 @@ class Report:
 
     @property
     def unexpected(self) -> list[Failure]:
+        """Gating failures the expectations file does not list (changed ones included)."""
         return [f for f in self.failures if not f.expected_failure and f.level in GATING_LEVELS]
+
+    @property
+    def changed(self) -> list[Failure]:
+        return [f for f in self.unexpected if f.changed_from]
 
     @property
     def informative(self) -> list[Failure]:
         return [f for f in self.failures if not f.expected_failure and f.level == MAY]
 
     @property
+    def ran(self) -> list[CaseResult]:
+        return [result for result in self.results if result.skipped is None]
+
+    def refused(self) -> list[CaseResult]:
+        """Cases the adapter skipped in dialects it declares it supports."""
+        return [result for result in self.results if result.skip_kind == ADAPTER]
+
+    def conformance(self) -> dict[str, Any]:
+        """The raw must-level conformance: must-level cases that pass every must-level check
+        / must-level cases run, overall and per dialect. Known failures count as failures:
+        this is what the parser does, whatever its expectations file says."""
+        dialects: dict[str, dict[str, int]] = {}
+        for result in self.ran:
+            if result.level != "must":
+                continue
+            cell = dialects.setdefault(result.dialect, {"passed": 0, "cases": 0})
+            cell["cases"] += 1
+            cell["passed"] += not any(f.level == "must" for f in result.failures)
+        passed = sum(cell["passed"] for cell in dialects.values())
+        cases = sum(cell["cases"] for cell in dialects.values())
+        return {
+            "must": {"passed": passed, "cases": cases},
+            "dialects": dict(sorted(dialects.items())),
+        }
+
+    def gate_reasons(self) -> list[str]:
+        """Why the run fails its gate; empty when it passes. Nothing that ran nothing, or
+        skipped what it claims to support, passes."""
+        reasons = []
+        ran = self.ran
+        if not ran:
+            reasons.append("no case ran: nothing was certified")
+        ran_dialects = {result.dialect for result in ran}
+        for dialect in self.coverage.selected or ():
+            if dialect not in ran_dialects:
+                why = (
+                    "the adapter does not support it"
+                    if dialect in self.coverage.unsupported
+                    else "every case was skipped"
+                )
+                reasons.append(f"dialect {dialect} was selected but ran no case ({why})")
+        refused = self.refused()
+        if refused and not self.coverage.allow_skips:
+            reasons.append(
+                f"{len(refused)} case(s) skipped by the adapter in dialects it declares it "
+                "supports (declare them in the expectations file, or pass --allow-skips)"
+            )
+        unexpected = [f for f in self.unexpected if not f.changed_from]
+        if unexpected:
+            reasons.append(f"{len(unexpected)} unexpected failure(s)")
+        if self.changed:
+            reasons.append(f"{len(self.changed)} known failure(s) now fail differently (changed)")
+        if self.stale_expectations:
+            reasons.append(
+                f"{len(self.stale_expectations)} stale expectation(s): listed as failing, "
+                "but passed"
+            )
+        return reasons
+
+    @property
     def passed(self) -> bool:
-        return not self.unexpected and not self.stale_expectations
+        return not self.gate_reasons()
 
     def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
         """check → dialect → counts of cases that pass, fail, fail as expected, or fail at may
@@ -99,9 +198,34 @@ class Report:
                     cell["fail"] += 1
         return {check: dict(dialects) for check, dialects in table.items()}
 
+    def coverage_json(self) -> dict[str, Any]:
+        dialects: dict[str, dict[str, Any]] = {}
+        for result in self.results:
+            cell = dialects.setdefault(
+                result.dialect, {"cases": 0, "ran": 0, "skipped": 0, "skips": {}}
+            )
+            cell["cases"] += 1
+            if result.skipped is None:
+                cell["ran"] += 1
+            else:
+                cell["skipped"] += 1
+                key = f"{result.skip_kind}: {result.skipped}"
+                cell["skips"][key] = cell["skips"].get(key, 0) + 1
+        for dialect, cell in dialects.items():
+            model = self.coverage.chunking.get(dialect)
+            cell["chunking"] = model.to_json() if model else None
+        return {
+            "selected": list(self.coverage.selected) if self.coverage.selected else None,
+            "unsupported_dialects": list(self.coverage.unsupported),
+            "allow_skips": self.coverage.allow_skips,
+            "dialects": dict(sorted(dialects.items())),
+        }
+
     def to_json(self) -> dict[str, Any]:
         finished = self.finished or _dt.datetime.now(_dt.UTC)
         dialects = sorted({r.dialect for r in self.results})
+        reasons = self.gate_reasons()
+        verdict = "fail" if reasons else "pass"
         return {
             "schema_version": SCHEMA_VERSION,
             "suite": {"name": "toolconform", "version": __version__, "corpus": self.corpus},
@@ -112,7 +236,20 @@ class Report:
             "finished_at": finished.isoformat(timespec="seconds"),
             "seconds": round((finished - self.started).total_seconds(), 2),
             "machine": machine_info(),
-            "verdict": "pass" if self.passed else "fail",
+            "isolation": self.isolation,
+            "verdict": verdict,
+            "conformance": self.conformance(),
+            "gate": {
+                "verdict": verdict,
+                "reasons": reasons,
+                "known": sum(1 for f in self.failures if f.expected_failure),
+                "unexpected": len(self.unexpected) - len(self.changed),
+                "changed": len(self.changed),
+                "stale": len(self.stale_expectations),
+                "skipped": sum(1 for r in self.results if r.skipped),
+            },
+            "coverage": self.coverage_json(),
+            "warnings": self.warnings,
             "dialects": dialects,
             "checks": [check.to_json() for check in CATALOGUE],
             "totals": {
@@ -120,6 +257,7 @@ class Report:
                 "skipped": sum(1 for r in self.results if r.skipped),
                 "runs": sum(r.runs for r in self.results),
                 "unexpected_failures": len(self.unexpected),
+                "changed_failures": len(self.changed),
                 "expected_failures": sum(1 for f in self.failures if f.expected_failure),
                 "informative_failures": len(self.informative),
                 "stale_expectations": len(self.stale_expectations),
@@ -140,6 +278,7 @@ class Report:
                     "level": r.level,
                     "status": "skip" if r.skipped else ("fail" if r.failures else "pass"),
                     "skipped": r.skipped,
+                    "skip_kind": r.skip_kind,
                     "runs": r.runs,
                     "seconds": round(r.seconds, 4),
                 }
@@ -156,6 +295,22 @@ def machine_info() -> dict[str, Any]:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
+
+
+def check_report_directory(directory: Path) -> None:
+    """Fail before the run, not after it, when ``directory`` cannot hold a report."""
+    resolved = directory.resolve()
+    if resolved.exists() and not resolved.is_dir():
+        raise UsageError(f"--report {directory}: exists and is not a directory")
+    if resolved.parts[1:2] in (("proc",), ("sys",), ("dev",)):
+        raise UsageError(f"--report {directory}: not a place for a report")
+    parent = resolved
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"--report {directory}: {parent} is not a writable directory")
+    if resolved.exists() and not os.access(resolved, os.W_OK | os.X_OK):
+        raise UsageError(f"--report {directory}: not writable")
 
 
 def write_report(

@@ -2,8 +2,9 @@
 
 Each implementation's report directory holds the quick mode's ``report.json`` (and, in
 ``full/``, the full mode's). The page shows, per implementation and dialect, how many of the
-cases that ran pass every must-level check — known failures count as failures here, since the
-page compares implementations, not their gates — with links to each report. Like the
+must-level cases that ran pass every must-level check (the raw conformance) — known failures
+count as failures here, since the page compares implementations, not their gates — beside
+each gate's verdict, with links to each report. Like the
 renderers, it reads the reports' JSON form only.
 
     python -m toolconform.harness.summary REPORTS_DIR OUTPUT.md
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .render import pass_rate
+from .render import percent
 
 #: The hand-written page beside the summary that lists the distinct bugs the reports show.
 FINDINGS = "FINDINGS.md"
@@ -56,11 +57,18 @@ def find_reports(root: Path) -> list[Certified]:
 
 
 def must_pass_counts(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    """dialect → (cases with no must-level failure, cases run), known failures included."""
+    """dialect → (must-level cases passing every must-level check, must-level cases run),
+    known failures counted as failures: the report's raw conformance."""
+    if "conformance" in report:
+        return {
+            dialect: (cell["passed"], cell["cases"])
+            for dialect, cell in report["conformance"]["dialects"].items()
+        }
+    # A report of schema version 1 (before the raw conformance was recorded).
     failing = {f["case"] for f in report["failures"] if f["level"] == "must"}
     counts: dict[str, list[int]] = {}
     for case in report["cases"]:
-        if case["status"] == "skip":
+        if case["status"] == "skip" or case["level"] != "must":
             continue
         cell = counts.setdefault(case["dialect"], [0, 0])
         cell[0] += case["id"] not in failing
@@ -112,27 +120,34 @@ def render_summary(reports: Sequence[Certified], base: Path) -> str:
         lines.append(f"- the distinct bugs found, one line each: [{FINDINGS}]({FINDINGS})")
     lines += [
         "",
-        "## Must level, engines × dialects (quick mode)",
+        "## Must-level conformance, engines × dialects (quick mode)",
         "",
-        "Each cell: cases that pass every must-level check / cases run. Known failures "
-        "(listed in the engine's `expectations.toml`) count as failures here; "
-        "— : the engine has no parser for the dialect. Cells link to the report.",
+        "Each cell: must-level cases that pass every must-level check / must-level cases run. "
+        "Known failures (listed in the engine's `expectations.toml`) count as failures here; "
+        "— : the engine has no parser for the dialect. Cells link to the report. The gate "
+        "column is the run's verdict against that expectations file: a passing gate with "
+        "known failures means only that nothing changed since the file was written.",
         "",
-        "| engine | must rate | " + " | ".join(dialects) + " |",
-        "|---|---|" + "---|" * len(dialects),
+        "| engine | conformance | gate | " + " | ".join(dialects) + " |",
+        "|---|---|---|" + "---|" * len(dialects),
     ]
     for entry in reports:
         report_md = link(entry.directory / "report.md")
         cells = counts[entry.directory]
-        rate = pass_rate(entry.quick)
-        rate_text = "n/a" if rate is None else f"{rate * 100:.1f}%"
-        row = [f"[{entry.title}]({report_md}) (`{entry.quick['adapter']}`)", rate_text]
+        passed = sum(good for good, _ in cells.values())
+        total = sum(cases for _, cases in cells.values())
+        gate = entry.quick.get("gate", {})
+        known = f" · {gate['known']} known" if gate.get("known") else ""
+        row = [
+            f"[{entry.title}]({report_md}) (`{entry.quick['adapter']}`)",
+            f"{percent(passed, total)} ({passed}/{total})",
+            f"{entry.quick['verdict']}{known}",
+        ]
         row += [_rate_cell(*cells[d], report_md) if d in cells else "—" for d in dialects]
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
-        "The must rate is the report's badge: the share of (case, check) verdicts at must "
-        "level that pass or fail as the expectations file says.",
+        "The conformance and gate columns are the report's badge.",
         "",
         "## Reports",
         "",

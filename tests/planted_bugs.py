@@ -303,3 +303,48 @@ def allocates_without_bound(dialect, request):
 def refuses_every_session(dialect, request):
     """An adapter that cannot serve the dialect after all (e.g. no tokenizer for it)."""
     raise LookupError(f"no tokenizer for {dialect!r}")
+
+
+class _RepeatsTextAfterBlock(_Wrapped):
+    """Another fault on the same check as ``drops_text_after_block``: text after a block is
+    sent twice instead of not at all."""
+
+    seen_call = False
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            if "tool_calls" in delta:
+                self.seen_call = True
+            elif "content" in delta and self.seen_call:
+                out.append(delta)
+            out.append(delta)
+        return out
+
+
+def repeats_text_after_block(dialect, request):
+    return _RepeatsTextAfterBlock(dialect, request)
+
+
+def skips_weather(dialect, request):
+    """Skips every case that offers get_weather — a way to hide from cases it would fail."""
+    from toolconform.harness.adapters import SessionSkipped
+
+    names = {tool.get("function", {}).get("name") for tool in request.get("tools") or ()}
+    if "get_weather" in names:
+        raise SessionSkipped("get_weather is not supported")
+    return ReferenceSession(dialect, request)
+
+
+class _SkipsLate(_Wrapped):
+    def feed(self, text, token_ids=None):
+        from toolconform.harness.adapters import SessionSkipped
+
+        if "Bei" in text:
+            raise SessionSkipped("changed its mind")
+        return super().feed(text, token_ids)
+
+
+def skips_after_open(dialect, request):
+    """Skipping is an answer to ``open`` only: this one skips in the middle of a stream."""
+    return _SkipsLate(dialect, request)

@@ -2,7 +2,8 @@
 
 ``python protocol_program.py [MODE]``: MODE makes it, when a fed chunk contains "Bei",
 print garbage (``garbage``), exit (``die``), reply an error (``error``), stop answering
-(``hang``) or reply to the wrong id (``wrong-id``); ``skip`` declines every open.
+(``hang``), reply to the wrong id (``wrong-id``) or skip (``skip-feed``: skipping is an
+answer to ``open`` only); ``skip`` declines every open.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ for line in sys.stdin:
                 continue
             if MODE == "hang":
                 time.sleep(3600)
+            if MODE == "skip-feed":
+                reply({"id": rid, "skipped": True, "reason": "changed my mind"})
+                continue
             if MODE == "wrong-id":
                 reply({"id": rid + 1000, "deltas": []})
                 continue

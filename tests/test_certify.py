@@ -22,8 +22,10 @@ BUG = "tests.planted_bugs"
 
 
 def certify(capsys, *args: str) -> tuple[int, str]:
+    """Exit status and everything printed (the summary on stdout, notes on stderr)."""
     status = main(["certify", "--jobs", "2", *args])
-    return status, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return status, captured.out + captured.err
 
 
 def test_a_parser_that_allocates_without_bound_is_recorded_and_the_run_goes_on() -> None:

@@ -11,10 +11,18 @@ from . import planted_bugs
 
 def test_generated_cases_are_the_same_on_every_draw() -> None:
     first, second = generated_cases("qwen3", 4), generated_cases("qwen3", 4)
-    assert [c.id for c in first] == [f"generated/qwen3/{n}" for n in range(4)]
-    assert [(c.output, c.request, c.expectations) for c in first] == [
-        (c.output, c.request, c.expectations) for c in second
+    assert [(c.id, c.output, c.request, c.expectations) for c in first] == [
+        (c.id, c.output, c.request, c.expectations) for c in second
     ]
+
+
+def test_a_generated_case_id_names_its_content_whatever_else_was_drawn() -> None:
+    few, more = generated_cases("qwen3", 2), generated_cases("qwen3", 6)
+    by_id = {case.id: case for case in more}
+    assert len(by_id) == len(more)  # ids are unique
+    assert all(case.id.startswith("generated/qwen3/") for case in more)
+    # A larger draw begins with the smaller one; the ids, being digests, agree on it.
+    assert [(c.id, c.output) for c in few] == [(c.id, c.output) for c in more[: len(few)]]
 
 
 def test_the_reference_passes_its_generated_cases_and_a_planted_bug_does_not() -> None:

@@ -45,7 +45,8 @@ def test_the_page_counts_must_level_passes_per_dialect_and_links_each_report(
     assert "[✓ 2/2](certification/reference-1/report.md)" in reference
     assert "[report](certification/reference-1/full/report.md)" in page
     assert "[expectations.toml](certification/buggy-2/expectations.toml)" in page
-    assert "| engine | must rate | qwen3 |" in page
+    assert "| engine | conformance | gate | qwen3 |" in page
+    assert "| 50 % (1/2) | fail |" in buggy
 
     output = tmp_path / "README.md"
     assert summary_main([str(root), str(output)]) == 0

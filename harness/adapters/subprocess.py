@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from ... import __version__
+from ..events import AdapterOutputError
 from ..protocol import PROTOCOL_VERSION, problems
 from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 
@@ -179,6 +180,10 @@ class SubprocessFactory:
         if "error" in reply:
             raise ImplementationError(str((reply["error"] or {}).get("message", reply["error"])))
         if reply.get("skipped"):
+            if kind != "open":
+                raise AdapterOutputError(
+                    f"replied 'skipped' to {kind}: a case may be skipped only in reply to open"
+                )
             raise SessionSkipped(str(reply.get("reason", "skipped by the implementation")))
         if self.validate:
             found = problems(reply_kind, reply)

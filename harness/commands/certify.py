@@ -1,7 +1,11 @@
 """``toolconform certify``: run the suite against a parser and report what holds.
 
-The embedded default certifies the reference parser itself. Exit status: 0 when nothing
-unexpected failed (must and should levels), 1 when something did, 2 for a usage error.
+The embedded default certifies the reference parser itself. Every run reports two numbers:
+the raw must-level conformance (what the parser does) and the gate result against the
+implementation's expectations file (whether anything changed). Exit status: 0 when the gate
+passes — nothing unexpected failed at must and should levels, no known failure changed or
+went stale, and every selected dialect ran without cases the adapter refused — 1 when it
+fails, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -9,24 +13,35 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import fnmatch
+import math
 import os
+import shlex
+import sys
+import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from ...reference import dialect_names
 from ..adapters import AdapterError, load_adapter
 from ..cases import KINDS, Case, builtin_corpus, load_cases
+from ..chunkings import chunking_model
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
-from ..execution import CaseResult
-from ..expectations import Expectations, write_expectations
+from ..execution import DECLARED, CaseResult, Failure
+from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
 from ..generated import generated_cases
 from ..pool import PoolConfig, run_cases
-from ..render import badge_svg, render_html, render_markdown
-from ..report import Report, report_json_text, write_report
+from ..render import badge_svg, percent, render_html, render_markdown
+from ..report import Coverage, Report, check_report_directory, report_json_text, write_report
+
+#: Seconds between the progress lines printed when stderr is not a terminal.
+HEARTBEAT_SECONDS = 30.0
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +52,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Run every corpus case of the selected dialects against a parser, under "
             "token-aligned chunkings (and arbitrary character splits as an informative "
             "robustness tier), check the contract, print a summary and write a report. "
-            "Exit status 0: nothing unexpected failed; 1: something did; 2: usage error."
+            "The summary gives the raw must-level conformance and the gate result against "
+            "--expectations. Exit status 0: the gate passes; 1: it fails (an unexpected or "
+            "changed failure, a stale expectation, a selected dialect that ran nothing, a "
+            "case the adapter refused); 2: usage error."
         ),
     )
     parser.add_argument(
@@ -123,6 +141,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="seconds one case may take (default 300)",
     )
     parser.add_argument(
+        "--allow-skips",
+        action="store_true",
+        help="cases the adapter refuses (skips) in dialects it supports do not fail the run; "
+        "the report says the run allowed it",
+    )
+    parser.add_argument(
         "--no-robustness",
         dest="robustness",
         action="store_false",
@@ -132,11 +156,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console(stderr=True)
-    if args.update_expectations and not args.expectations:
-        raise UsageError("--update-expectations needs --expectations FILE (the file to write)")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs} must be at least 1")
+    # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
+    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
+    _check_options(args)
     try:
         adapter = load_adapter(args.adapter)
     except AdapterError as error:
@@ -147,22 +170,31 @@ def run(args: argparse.Namespace) -> int:
     adapter.close()
 
     corpus_path = args.corpus or builtin_corpus()
-    if not corpus_path.exists():
-        raise UsageError(
-            f"corpus file {corpus_path} does not exist (build it: toolconform corpus build)"
-        )
-    all_cases = load_cases(corpus_path)
+    all_cases = _load_corpus(corpus_path)
     expectations = Expectations()
     if args.expectations and (args.expectations.exists() or not args.update_expectations):
         expectations = Expectations.load(args.expectations, (case.id for case in all_cases))
-    cases, skipped = _select(all_cases, args, adapter.supports, expectations)
+    warnings = []
+    mismatch = expectations.mismatch(implementation)
+    if mismatch:
+        warnings.append(mismatch)
+    selection = _select(all_cases, args, adapter.supports, expectations)
+    cases = selection.cases
     generated = args.generated if args.generated is not None else (25 if args.mode == "full" else 3)
-    if generated < 0:
-        raise UsageError(f"--generated {generated} must be at least 0")
-    if generated and not args.case and (not args.kind or "valid" in args.kind):
-        dialects = sorted({case.dialect for case in cases})
-        with console.status("drawing generated cases"):
-            cases += [case for dialect in dialects for case in generated_cases(dialect, generated)]
+    if generated and _draws_generated(args):
+        dialects = _generated_dialects(args, cases, adapter.supports, expectations)
+        with err.status("drawing generated cases"):
+            drawn = [case for dialect in dialects for case in generated_cases(dialect, generated)]
+        cases += [case for case in drawn if _matches(case, args)]
+    if not cases and not selection.skipped and not selection.unsupported:
+        raise UsageError("no case matches the selection (check --dialect, --case and --kind)")
+    models = {}
+    with err.status("finding each dialect's tokenizer"):
+        for dialect in sorted({case.dialect for case in cases}):
+            models[dialect] = chunking_model(dialect)
+    for model in models.values():
+        if not model.families:
+            warnings.append(f"{model.dialect}: cut with the {model.describe()}")
 
     report = Report(
         adapter=args.adapter,
@@ -170,8 +202,17 @@ def run(args: argparse.Namespace) -> int:
         mode=args.mode,
         corpus=corpus_identity(corpus_path),
         started=_dt.datetime.now(_dt.UTC),
+        coverage=Coverage(
+            selected=tuple(args.dialect) if args.dialect else None,
+            unsupported=tuple(sorted(selection.unsupported)),
+            chunking=models,
+            allow_skips=args.allow_skips,
+        ),
+        warnings=warnings,
     )
-    report.results.extend(skipped)
+    for warning in warnings:
+        err.print(f"warning: {warning}", markup=False)
+    report.results.extend(selection.skipped)
     config = PoolConfig(
         adapter_spec=args.adapter,
         mode=args.mode,
@@ -179,54 +220,30 @@ def run(args: argparse.Namespace) -> int:
         case_timeout=args.case_timeout,
         feed_timeout=args.feed_timeout,
         robustness=args.robustness,
+        chunking_models=tuple(models.values()),
     )
-    with Progress(
-        TextColumn("[bold]certify[/] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[failures]} failing"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(f"{args.adapter} ({args.mode})", total=len(cases), failures=0)
-        failing = 0
-
-        def collect(result: CaseResult) -> None:
-            nonlocal failing
-            report.results.append(result)
-            failing += bool(result.failures)
-            progress.update(task, advance=1, failures=failing)
-
-        run_cases(cases, config, collect)
+    _run_with_progress(err, cases, config, report, f"{args.adapter} ({args.mode})")
     report.finished = _dt.datetime.now(_dt.UTC)
     report.results.sort(key=lambda result: result.case)
     report.classify(expectations)
     if args.update_expectations:
-        meta = dict(expectations.meta) or {
-            "implementation": implementation.get("name", args.adapter)
+        meta = {
+            **expectations.meta,
+            "implementation": implementation.get("name", args.adapter),
+            "version": implementation.get("version") or "",
+            "adapter": args.adapter,
         }
-        write_expectations(
-            args.expectations,
-            meta,
-            # Generated cases change with the Hypothesis version: they are listed as one
-            # blanket entry per dialect and check, which must still match some failure.
-            (
-                (
-                    f"generated/{f.dialect}/*" if f.case.startswith("generated/") else f.case,
-                    f.check,
-                    f.message[:200],
-                )
-                for f in report.failures
-                if f.level != "may"
-            ),
-            expectations,
-        )
-        console.print(f"expectations written to {args.expectations}")
+        covered = {result.case for result in report.ran}
+        gating = [f for f in report.failures if f.level != "may"]
+        write_expectations(args.expectations, meta, gating, expectations, covered)
+        err.print(f"expectations written to {args.expectations}", markup=False)
         # The report shows the run against the file as it now is.
         report.classify(Expectations.load(args.expectations, (case.id for case in all_cases)))
+    options = _reproduce_options(args, generated)
+    for failure in report.failures:
+        failure.reproduce = reproduce_command(args.adapter, failure, options)
     data = report.to_json()
-    _summary(console, data, report)
+    _summary(out, data, report)
 
     if args.report:
         write_report(
@@ -238,62 +255,252 @@ def run(args: argparse.Namespace) -> int:
                 ("badge.svg", badge_svg(data)),
             ],
         )
-        console.print(
-            f"report written to {args.report}/ (report.json, report.md, report.html, badge.svg)"
+        err.print(
+            f"report written to {args.report}/ (report.json, report.md, report.html, badge.svg)",
+            markup=False,
         )
-    if args.update_expectations:
-        return 0
     return 0 if report.passed else 1
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Every usage error before anything runs: one line, exit status 2."""
+    if args.update_expectations and not args.expectations:
+        raise UsageError("--update-expectations needs --expectations FILE (the file to write)")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs} must be at least 1")
+    for name in ("feed_timeout", "case_timeout"):
+        value = getattr(args, name)
+        if not math.isfinite(value) or value <= 0:
+            option = "--" + name.replace("_", "-")
+            raise UsageError(f"{option} {value:g} must be a positive number of seconds")
+    if args.generated is not None and args.generated < 0:
+        raise UsageError(f"--generated {args.generated} must be at least 0")
+    if args.report is not None:
+        check_report_directory(args.report)
+
+
+def _load_corpus(path: Path) -> list[Case]:
+    if not path.exists():
+        raise UsageError(f"corpus file {path} does not exist (build it: toolconform corpus build)")
+    try:
+        return load_cases(path)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UsageError(
+            f"corpus file {path} is not a compiled corpus (cases.jsonl): "
+            f"{type(error).__name__}: {error}"
+        ) from None
+
+
+def _run_with_progress(
+    err: Console, cases: list[Case], config: PoolConfig, report: Report, title: str
+) -> None:
+    """Run the cases with a progress bar on a terminal, or a heartbeat line every
+    ``HEARTBEAT_SECONDS`` on stderr when it is not one (a CI log must show it is alive)."""
+    failing = 0
+    done = 0
+    started = time.monotonic()
+
+    def line() -> str:
+        elapsed = int(time.monotonic() - started)
+        return (
+            f"certify {title}: {done}/{len(cases)} cases, {failing} failing, "
+            f"{elapsed // 60}m{elapsed % 60:02d}s"
+        )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[failures]} failing"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"certify {title}", total=len(cases), failures=0)
+        stop = threading.Event()
+
+        def heartbeat() -> None:
+            while not stop.wait(HEARTBEAT_SECONDS):
+                print(line(), file=sys.stderr, flush=True)
+
+        beating = None
+        if not err.is_terminal:
+            beating = threading.Thread(target=heartbeat, daemon=True)
+            beating.start()
+
+        def collect(result: CaseResult) -> None:
+            nonlocal failing, done
+            report.results.append(result)
+            failing += bool(result.failures)
+            done += 1
+            progress.update(task, advance=1, failures=failing)
+
+        try:
+            run_cases(cases, config, collect)
+        finally:
+            stop.set()
+            if beating is not None:
+                beating.join()
+
+
+@dataclass
+class _Selection:
+    cases: list[Case]
+    #: Results for cases the expectations file declares unsupported (dialect or feature).
+    skipped: list[CaseResult]
+    #: Dialects with selected cases that the adapter does not declare.
+    unsupported: set[str]
+
+
+def _matches(case: Case, args: argparse.Namespace) -> bool:
+    if args.dialect and case.dialect not in args.dialect:
+        return False
+    if args.case and not any(fnmatch.fnmatchcase(case.id, glob) for glob in args.case):
+        return False
+    return not (args.kind and case.kind not in args.kind)
+
+
+def _draws_generated(args: argparse.Namespace) -> bool:
+    """Generated cases are valid ones; with ``--case`` only when a glob can name one."""
+    if args.kind and "valid" not in args.kind:
+        return False
+    if args.case:
+        prefix = GENERATED_PREFIX.rstrip("/")
+        return any(
+            fnmatch.fnmatchcase(prefix, glob.split("/")[0]) or glob.startswith(prefix)
+            for glob in args.case
+        )
+    return True
+
+
+def _generated_dialects(
+    args: argparse.Namespace, cases: list[Case], supports, expectations: Expectations
+) -> list[str]:
+    """The dialects to draw generated cases for: those selected, or named by a
+    ``--case generated/DIALECT/…`` glob, or else those of the corpus cases that run."""
+    if args.dialect:
+        wanted = set(args.dialect)
+    elif args.case:
+        named = [glob.split("/") for glob in args.case if glob.startswith(GENERATED_PREFIX)]
+        wanted = {parts[1] for parts in named if len(parts) > 1 and not _is_glob(parts[1])}
+        if any(len(parts) < 2 or _is_glob(parts[1]) for parts in named) or not named:
+            wanted |= set(dialect_names())
+    else:
+        wanted = {case.dialect for case in cases}
+    return sorted(
+        name
+        for name in wanted & set(dialect_names())
+        if supports(name) and name not in expectations.unsupported_dialects
+    )
+
+
+def _is_glob(text: str) -> bool:
+    return any(character in text for character in "*?[")
 
 
 def _select(
     cases: list[Case], args: argparse.Namespace, supports, expectations: Expectations
-) -> tuple[list[Case], list[CaseResult]]:
-    """The cases to run, and skipped results for those the adapter or expectations exclude."""
+) -> _Selection:
+    """The cases to run, skipped results for those the expectations exclude, and the
+    dialects the adapter does not support (their cases are not run and not counted)."""
     known = set(dialect_names())
     for name in args.dialect or ():
         if name not in known:
             raise UsageError(
                 f"unknown dialect {name!r}; known dialects: {', '.join(sorted(known))}"
             )
-    selected, skipped = [], []
+    selection = _Selection([], [], set())
     for case in cases:
-        if args.dialect and case.dialect not in args.dialect:
-            continue
-        if args.case and not any(fnmatch.fnmatchcase(case.id, glob) for glob in args.case):
-            continue
-        if args.kind and case.kind not in args.kind:
+        if not _matches(case, args):
             continue
         reason = None
         if not supports(case.dialect):
-            reason = f"the adapter does not support dialect {case.dialect!r}"
-        elif case.dialect in expectations.unsupported_dialects:
+            selection.unsupported.add(case.dialect)
+            continue
+        if case.dialect in expectations.unsupported_dialects:
             reason = f"dialect {case.dialect!r} is declared unsupported"
         elif expectations.unsupported_features & set(case.features):
             reason = "features declared unsupported: " + ", ".join(
                 sorted(expectations.unsupported_features & set(case.features))
             )
         if reason:
-            result = CaseResult(case.id, case.dialect, case.kind, case.level, skipped=reason)
-            skipped.append(result)
+            selection.skipped.append(
+                CaseResult(
+                    case.id, case.dialect, case.kind, case.level, skipped=reason, skip_kind=DECLARED
+                )
+            )
         else:
-            selected.append(case)
-    if not selected and not skipped:
-        raise UsageError("no case matches the selection (check --dialect and --case)")
-    return selected, skipped
+            selection.cases.append(case)
+    selection.unsupported |= {name for name in args.dialect or () if not supports(name)}
+    return selection
+
+
+def _reproduce_options(args: argparse.Namespace, generated: int) -> dict[str, object]:
+    return {
+        "mode": args.mode,
+        "corpus": args.corpus,
+        "generated": generated,
+        "feed_timeout": args.feed_timeout,
+        "case_timeout": args.case_timeout,
+    }
+
+
+#: The environment a reproduce line carries: the suite's own settings.
+_ENVIRONMENT_PREFIX = "TOOLCONFORM_"
+
+
+def reproduce_command(adapter: str, failure: Failure, options: dict[str, object]) -> str:
+    """One shell command that reproduces ``failure``: pasted, it runs that case with the
+    same adapter, mode, corpus and limits (the search for a minimal chunking is
+    deterministic, so it shows the same failure)."""
+    argv = [
+        "toolconform",
+        "certify",
+        "--adapter",
+        adapter,
+        "--dialect",
+        failure.dialect,
+        "--case",
+        failure.case,
+    ]
+    if options["mode"] == "full":
+        argv.append("--full")
+    if failure.case.startswith(GENERATED_PREFIX):
+        argv += ["--generated", str(options["generated"])]
+    if options["corpus"] is not None:
+        argv += ["--corpus", str(options["corpus"])]
+    for name, default in (("feed_timeout", 10.0), ("case_timeout", 300.0)):
+        if options[name] != default:
+            argv += ["--" + name.replace("_", "-"), f"{options[name]:g}"]
+    environment = [
+        f"{name}={shlex.quote(value)}"
+        for name, value in sorted(os.environ.items())
+        if name.startswith(_ENVIRONMENT_PREFIX)
+    ]
+    return " ".join([*environment, shlex.join(argv)])
+
+
+def _text(value: object, style: str = "") -> Text:
+    """Table cells and messages are text, never markup: a failure message may hold
+    ``[`` and ``]`` (``<![CDATA[…]]>``) that rich would otherwise read as styles."""
+    return Text(str(value), style=style)
 
 
 def _summary(console: Console, data: dict, report: Report) -> None:
-    table = Table(
-        title=f"toolconform certify — {data['implementation'].get('name', data['adapter'])}"
-    )
-    table.add_column("dialect")
-    table.add_column("cases", justify="right")
-    table.add_column("pass", justify="right", style="green")
-    table.add_column("fail", justify="right", style="red")
-    table.add_column("known", justify="right", style="yellow")
-    table.add_column("skipped", justify="right")
-    table.add_column("may level (informative)", justify="right")
+    title = data["implementation"].get("name", data["adapter"])
+    table = Table(title=f"toolconform certify — {title}")
+    for name, justify, style in (
+        ("dialect", "left", ""),
+        ("ran", "right", ""),
+        ("pass", "right", "green"),
+        ("fail", "right", "red"),
+        ("known", "right", "yellow"),
+        ("skipped", "right", ""),
+        ("may level (info)", "right", ""),
+        ("conformance", "right", ""),
+        ("chunking", "left", ""),
+    ):
+        table.add_column(name, justify=justify, style=style)  # type: ignore[arg-type]
     rows: dict[str, list[int]] = {}
     for result in report.results:
         row = rows.setdefault(result.dialect, [0, 0, 0, 0, 0, 0])
@@ -310,35 +517,75 @@ def _summary(console: Console, data: dict, report: Report) -> None:
             row[1] += 1
         if any(f.level == "may" for f in result.failures):
             row[5] += 1
+    conformance = data["conformance"]["dialects"]
+    coverage = data["coverage"]["dialects"]
     for dialect in sorted(rows):
         cases, passed, failed, known, skipped, informative = rows[dialect]
+        cell = conformance.get(dialect, {"passed": 0, "cases": 0})
+        model = (coverage.get(dialect) or {}).get("chunking") or {}
+        chunking = (
+            ", ".join(model.get("families") or ())
+            if model.get("model") == "tokenizer"
+            else f"tag-aligned: {model.get('reason', '?')}"
+            if model
+            else "—"
+        )
         table.add_row(
-            dialect,
-            str(cases),
-            str(passed),
-            str(failed),
-            str(known),
-            str(skipped),
-            f"{cases - skipped - informative}/{cases - skipped} pass",
+            *map(
+                _text,
+                (
+                    dialect,
+                    f"{cases - skipped}/{cases}",
+                    passed,
+                    failed,
+                    known,
+                    skipped,
+                    f"{cases - skipped - informative}/{cases - skipped} pass",
+                    f"{percent(cell['passed'], cell['cases'])} ({cell['passed']}/{cell['cases']})",
+                    chunking,
+                ),
+            )
         )
     console.print(table)
+    if data["coverage"]["unsupported_dialects"]:
+        console.print(
+            "not run (the adapter does not support them): "
+            + ", ".join(data["coverage"]["unsupported_dialects"]),
+            markup=False,
+        )
     unexpected = report.unexpected
     for failure in unexpected[:10]:
+        changed = f" (changed: was {failure.changed_from})" if failure.changed_from else ""
         console.print(
-            f"[red]✗[/] {failure.check} ({failure.level}) [bold]{failure.case}[/]: "
-            f"{failure.message[:200]}\n  minimal chunking ({failure.chunking.family}): "
-            f"{list(failure.chunking.chunks)!r}"[:600]
+            _text("✗ ", "red")
+            + _text(f"{failure.check} ({failure.level}){changed} ")
+            + _text(failure.case, "bold")
+            + _text(
+                f": {failure.message[:200]}\n  minimal chunking ({failure.chunking.family}): "
+                f"{list(failure.chunking.chunks)!r}"[:600]
+                + f"\n  reproduce: {failure.reproduce}"
+            )
         )
     if len(unexpected) > 10:
         console.print(f"… {len(unexpected) - 10} more unexpected failures (see the report)")
     for entry in report.stale_expectations:
         console.print(
-            f"[yellow]stale expectation[/] {entry.case} / {entry.check}: it passed; remove it"
+            _text("stale expectation ", "yellow")
+            + _text(f"{entry.case} / {entry.check}: it passed; remove it")
         )
     totals = data["totals"]
-    verdict = "[green]PASS[/]" if report.passed else "[red]FAIL[/]"
+    for reason in data["gate"]["reasons"]:
+        console.print(_text("gate: ", "red") + _text(reason))
+    passed, cases = data["conformance"]["must"]["passed"], data["conformance"]["must"]["cases"]
+    verdict = _text("PASS", "green") if report.passed else _text("FAIL", "red")
     console.print(
-        f"{verdict}: {totals['cases']} cases, {totals['runs']} runs in {data['seconds']} s; "
-        f"{totals['unexpected_failures']} unexpected, {totals['expected_failures']} known, "
-        f"{totals['informative_failures']} informative failures"
+        verdict
+        + _text(
+            f": must-level conformance {percent(passed, cases)} ({passed}/{cases} must-level "
+            f"cases); gate: {totals['unexpected_failures']} unexpected "
+            f"({totals['changed_failures']} changed), {totals['expected_failures']} known, "
+            f"{totals['stale_expectations']} stale, {totals['skipped']} skipped; "
+            f"{totals['cases']} cases, {totals['runs']} runs in {data['seconds']} s; "
+            f"{totals['informative_failures']} informative failures"
+        )
     )

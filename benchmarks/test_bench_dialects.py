@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolconform.harness.adapters import load_adapter
+from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import reference_result, verify
 from toolconform.harness.bench.workloads import chunkings, long_string
 from toolconform.strategies import renderer_names
@@ -23,7 +23,7 @@ def test_long_string_one_token_per_chunk(benchmark, dialect: str, spec: str) -> 
     workload = long_string(dialect, 8_000)
     options = {c.family: c for c in chunkings(workload)}
     chunking = next((c for f, c in options.items() if f.startswith("tokens:")), options["chars:4"])
-    adapter = load_adapter(spec)
+    adapter = load_in_process(spec)
     if spec != "noop":
         assert verify(adapter, workload, chunking, reference_result(workload)) is None
     ids = chunking.token_ids

@@ -27,6 +27,8 @@ TIMEOUT = "timeout"
 CRASH = "crash"
 #: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
 CONTRACT = "contract"
+#: The adapter's output was larger than the run's output limit.
+LIMIT = "limit"
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ CATALOGUE: tuple[Check, ...] = (
     Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
           "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
           "integer indices, …), and a case is skipped only when its session opens."),
+    Check("run.output-limit", MUST, "output within its bound", "000 实现不变量",
+          "No reply of the adapter is larger than the run's output limit (--output-limit)."),
     Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
           "The coalesced content equals the expected content: nothing lost, nothing added."),
     Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
@@ -107,6 +111,7 @@ RUN_OUTCOME_CHECK = {
     TIMEOUT: "run.no-timeout",
     CRASH: "run.no-crash",
     CONTRACT: "run.contract",
+    LIMIT: "run.output-limit",
 }
 
 

@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import bench, certify, corpus, dialects, fuzz, parse, tokenizers
+from .commands import bench, certify, corpus, dialects, fuzz, parse, tokenizers, verify_report
 from .errors import UsageError
 
-_COMMANDS = (certify, bench, parse, corpus, dialects, tokenizers, fuzz)
+_COMMANDS = (certify, verify_report, bench, parse, corpus, dialects, tokenizers, fuzz)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ events, and the checks say so.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,47 +53,72 @@ class AdapterOutputError(ValueError):
     """The adapter returned something that is not a delta in the expected shape."""
 
 
-def events_from_deltas(deltas: Iterable[Mapping[str, Any]]) -> list[Event]:
-    """Events of a list of OpenAI delta dicts, in order.
+def events_from_deltas(deltas: Any) -> list[Event]:
+    """Events of a list of OpenAI delta dicts, in order; ``AdapterOutputError`` names the
+    offending value and the rule it breaks when the output is not in the contract's shape.
 
     ``reasoning`` is accepted as a synonym of ``reasoning_content`` (newer vLLM); a tool-call
     fragment that carries a name opens a call, one that carries arguments extends it.
     """
+    if not isinstance(deltas, list | tuple):
+        raise AdapterOutputError(
+            f"feed and finish must return a list of deltas, got {_short(deltas)}"
+        )
     events: list[Event] = []
     for delta in deltas:
         if not isinstance(delta, Mapping):
-            raise AdapterOutputError(f"a delta must be a JSON object, got {delta!r}")
-        reasoning = delta.get("reasoning_content", delta.get("reasoning"))
+            raise AdapterOutputError(f"a delta must be a JSON object, got {_short(delta)}")
+        reasoning = _text(delta, "reasoning_content")
+        if reasoning is None:
+            reasoning = _text(delta, "reasoning")
         if reasoning:
-            events.append(Event(REASONING, _string(reasoning, "reasoning_content")))
-        content = delta.get("content")
+            events.append(Event(REASONING, reasoning))
+        content = _text(delta, "content")
         if content:
-            events.append(Event(CONTENT, _string(content, "content")))
-        for call in delta.get("tool_calls") or ():
+            events.append(Event(CONTENT, content))
+        calls = delta.get("tool_calls")
+        if calls is None:
+            continue
+        if not isinstance(calls, list | tuple):
+            raise AdapterOutputError(f"tool_calls must be a list, got {_short(calls)}")
+        for call in calls:
             events.extend(_call_events(call))
     return events
 
 
-def _string(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise AdapterOutputError(f"{what} must be a string, got {value!r}")
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _text(container: Mapping[str, Any], key: str) -> str | None:
+    """A field that must be a string when present (``null`` counts as absent)."""
+    value = container.get(key)
+    if value is not None and not isinstance(value, str):
+        raise AdapterOutputError(f"{key} must be a string, got {_short(value)}")
     return value
 
 
 def _call_events(call: Any) -> list[Event]:
-    if not isinstance(call, Mapping) or not isinstance(call.get("index"), int):
-        raise AdapterOutputError(f"a tool_calls entry needs an integer index, got {call!r}")
-    index = call["index"]
-    function = call.get("function") or {}
-    events: list[Event] = []
-    name = function.get("name")
-    if name is not None or call.get("id") is not None:
-        events.append(
-            Event(CALL_BEGIN, index=index, id=call.get("id"), name=name, type=call.get("type"))
+    if not isinstance(call, Mapping):
+        raise AdapterOutputError(f"a tool_calls entry must be a JSON object, got {_short(call)}")
+    index = call.get("index")
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        raise AdapterOutputError(
+            f"a tool_calls entry needs a non-negative integer index, got {_short(index)}"
         )
-    arguments = function.get("arguments")
+    function = call.get("function")
+    if function is None:
+        function = {}
+    if not isinstance(function, Mapping):
+        raise AdapterOutputError(f"tool_calls[].function must be an object, got {_short(function)}")
+    call_id, call_type = _text(call, "id"), _text(call, "type")
+    name, arguments = _text(function, "name"), _text(function, "arguments")
+    events: list[Event] = []
+    if name is not None or call_id is not None:
+        events.append(Event(CALL_BEGIN, index=index, id=call_id, name=name, type=call_type))
     if arguments:
-        events.append(Event(CALL_ARGS, _string(arguments, "function.arguments"), index=index))
+        events.append(Event(CALL_ARGS, arguments, index=index))
     return events
 
 
@@ -106,16 +131,43 @@ class Snapshot:
     calls: list[tuple[str | None, str | None, str]] = field(default_factory=list)
 
     @classmethod
-    def from_json(cls, message: Mapping[str, Any]) -> Snapshot:
+    def from_json(cls, message: Any) -> Snapshot:
+        """The snapshot of a message; ``AdapterOutputError`` when it is not one."""
+        if not isinstance(message, Mapping):
+            raise AdapterOutputError(f"a message must be a JSON object, got {_short(message)}")
         calls = []
-        for call in message.get("tool_calls") or ():
+        tool_calls = message.get("tool_calls") or ()
+        if not isinstance(tool_calls, list | tuple):
+            raise AdapterOutputError(f"tool_calls must be a list, got {_short(tool_calls)}")
+        for call in tool_calls:
+            if not isinstance(call, Mapping):
+                raise AdapterOutputError(f"a tool call must be an object, got {_short(call)}")
             function = call.get("function") or {}
-            calls.append((call.get("id"), function.get("name"), function.get("arguments") or ""))
-        return cls(
-            message.get("content") or "",
-            message.get("reasoning_content") or message.get("reasoning") or "",
-            calls,
-        )
+            if not isinstance(function, Mapping):
+                raise AdapterOutputError(f"function must be an object, got {_short(function)}")
+            calls.append(
+                (_text(call, "id"), _text(function, "name"), _text(function, "arguments") or "")
+            )
+        reasoning = _text(message, "reasoning_content")
+        if reasoning is None:
+            reasoning = _text(message, "reasoning")
+        return cls(_text(message, "content") or "", reasoning or "", calls)
+
+
+class Normalizer:
+    """Turns one session's successive outputs (delta lists, or snapshots) into events."""
+
+    def __init__(self, *, snapshots: bool) -> None:
+        self.snapshots = snapshots
+        self._previous = Snapshot()
+
+    def events(self, output: Any) -> list[Event]:
+        if self.snapshots:
+            current = Snapshot.from_json(output)
+            events = events_from_snapshots(self._previous, current)
+            self._previous = current
+            return events
+        return events_from_deltas(output)
 
 
 def events_from_snapshots(previous: Snapshot, current: Snapshot) -> list[Event]:

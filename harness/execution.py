@@ -26,12 +26,19 @@ from hypothesis.errors import NoSuchExample
 from ..reference import get_dialect
 from .adapters import Adapter, AdapterCrash, SessionSkipped
 from .adapters.reference import reference_factory
+from .adapters.subprocess import (
+    ImplementationError,
+    OutputLimitExceeded,
+    ProtocolCrash,
+    SubprocessFactory,
+)
 from .cases import Case, Expectation
 from .checks import (
     BY_ID,
     CONTRACT,
     CRASH,
     ERROR,
+    LIMIT,
     MUST,
     OK,
     TIMEOUT,
@@ -55,11 +62,16 @@ from .chunkings import (
 from .events import (
     AdapterOutputError,
     FinalResult,
+    Normalizer,
     Snapshot,
     coalesce,
     events_from_snapshots,
 )
 
+#: Per-feed seconds assumed for a reply deadline when no per-feed limit is set, and the
+#: seconds a reply may take beyond the program's own limits before it counts as a hang.
+_DEFAULT_FEED_TIMEOUT = 10.0
+_REPLY_SLACK = 5.0
 #: Runs spent at most on shrinking one failure.
 _SHRINK_BUDGET = 150
 #: A pathological case's large size may take this many times the time its allowed ratio
@@ -172,12 +184,18 @@ def feed_chunking(
     *,
     feed_timeout: float | None = None,
     budget: float | None = None,
+    timed: bool = False,
 ) -> Run:
     """Feed one chunking to a fresh session; record the events and how it ended.
 
     ``budget`` bounds the whole run in seconds (checked between feeds): past it the run
-    stops as a timeout.
+    stops as a timeout. An adapter program that offers ``run`` gets the whole chunking in one
+    request (its own per-feed limit and budget); with ``timed`` its CPU time is read from
+    outside (``Run.cpu_seconds``; otherwise that is the wall-clock time of the run).
     """
+    factory = adapter.factory
+    if isinstance(factory, SubprocessFactory) and factory.capabilities.get("run"):
+        return _feed_remote(adapter, factory, case, chunking, feed_timeout, budget, timed)
     events: list[list[Any]] = []
     run = Run(chunking, events)
     start = time.perf_counter()
@@ -216,8 +234,12 @@ def feed_chunking(
         run.outcome, run.error = CONTRACT, f"{error} (chunk {len(events)})"
     except FeedTimeout as error:
         run.outcome, run.error = TIMEOUT, f"{error} (chunk {len(events)})"
+    except OutputLimitExceeded as error:
+        run.outcome, run.error = LIMIT, str(error)
     except AdapterCrash as error:
         run.outcome, run.error = CRASH, str(error)
+    except ImplementationError as error:
+        run.outcome, run.error = ERROR, f"{error} (chunk {len(events)})"
     except MemoryError:
         run.outcome, run.error = ERROR, f"MemoryError at chunk {len(events)}"
         run.exhausted = True
@@ -230,22 +252,125 @@ def feed_chunking(
     return run
 
 
+#: What a ``run`` result's error kind means for the run.
+_REMOTE_OUTCOMES = {
+    "raised": ERROR,
+    "timeout": TIMEOUT,
+    "budget": TIMEOUT,
+    "memory": ERROR,
+    "contract": CONTRACT,
+}
+
+
+def _feed_remote(
+    adapter: Adapter,
+    factory: SubprocessFactory,
+    case: Case,
+    chunking: Chunking,
+    feed_timeout: float | None,
+    budget: float | None,
+    timed: bool,
+) -> Run:
+    events: list[list[Any]] = []
+    run = Run(chunking, events)
+    payload: dict[str, Any] = {"chunks": list(chunking.chunks)}
+    if chunking.token_ids is not None:
+        payload["token_ids"] = [list(ids) for ids in chunking.token_ids]
+    per_feed = feed_timeout or _DEFAULT_FEED_TIMEOUT
+    timeout = per_feed * (len(chunking.chunks) + 2) + _REPLY_SLACK
+    if budget is not None:
+        timeout = min(timeout, budget + per_feed + _REPLY_SLACK)
+    cpu_before = factory.cpu_seconds() if timed else None
+    start = time.perf_counter()
+    result: dict[str, Any] = {}
+    try:
+        (result,) = factory.run_batch(
+            case.dialect,
+            case.request,
+            [payload],
+            tokenizer_family=chunking.tokenizer,
+            feed_timeout=feed_timeout,
+            budget=budget,
+            timeout=timeout,
+        )
+    except SessionSkipped:
+        raise
+    except OutputLimitExceeded as error:
+        run.outcome, run.error = LIMIT, str(error)
+    except ProtocolCrash as error:
+        timed_out = str(error).startswith("no reply within")
+        run.outcome, run.error = (TIMEOUT if timed_out else CRASH), str(error)
+    except AdapterCrash as error:
+        run.outcome, run.error = CRASH, str(error)
+    except ImplementationError as error:
+        run.outcome, run.error = ERROR, str(error)
+    except AdapterOutputError as error:
+        run.outcome, run.error = CONTRACT, str(error)
+    run.seconds = time.perf_counter() - start
+    cpu_after = factory.cpu_seconds() if timed else None
+    measured = cpu_before is not None and cpu_after is not None and cpu_after >= cpu_before
+    run.cpu_seconds = cpu_after - cpu_before if measured else run.seconds  # type: ignore[operator]
+    if run.outcome != OK:
+        return run
+    outputs = result.get("chunks") if isinstance(result, dict) else None
+    error = result.get("error") if isinstance(result, dict) else None
+    normalizer = Normalizer(snapshots=adapter.output_mode == "snapshots")
+    try:
+        if not isinstance(outputs, list):
+            raise AdapterOutputError(f"a run result needs its chunks' outputs, got {result!r:.120}")
+        for output in outputs:
+            events.append(normalizer.events(output))
+    except AdapterOutputError as problem:
+        run.outcome, run.error = CONTRACT, f"{problem} (chunk {len(events)})"
+        return run
+    if error is not None:
+        kind = error.get("kind") if isinstance(error, dict) else None
+        message = error.get("message", error) if isinstance(error, dict) else error
+        run.outcome = _REMOTE_OUTCOMES.get(str(kind), ERROR)
+        if kind == "budget":
+            message = f"{_OVER_BUDGET} {budget:.1f} s"
+        run.error = f"{message} (chunk {len(events)})"
+        run.exhausted = kind == "memory"
+    elif len(outputs) != len(chunking.chunks) + 1:
+        run.outcome = CONTRACT
+        run.error = (
+            f"a run result with {len(outputs)} outputs for {len(chunking.chunks)} chunks and finish"
+        )
+    if run.outcome == OK:
+        run.result = coalesce(events)
+    return run
+
+
 def _describe(error: BaseException, chunk: int) -> str:
     where = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
     location = f" at {where[0].filename}:{where[0].lineno}" if where else ""
     return f"{type(error).__name__}: {error} (chunk {chunk}{location})"
 
 
-def complete_result(adapter: Adapter, case: Case, text: str) -> FinalResult | None:
-    """The adapter's own non-streaming result, when it has one (errors count as none)."""
+def complete_result(adapter: Adapter, case: Case, text: str) -> tuple[FinalResult | None, str]:
+    """The adapter's own non-streaming result, when it has one (its errors count as none),
+    and a contract problem with its shape, if any."""
     try:
-        session = adapter.open(case.dialect, case.request)
-        message = session.parse(text)
+        factory = adapter.factory
+        if isinstance(factory, SubprocessFactory):
+            if not factory.capabilities.get("parse"):
+                return None, ""
+            message = factory.call(
+                "parse",
+                {"dialect": case.dialect, "request": case.request, "text": text},
+                "parse_response",
+            ).get("message")
+        else:
+            message = adapter.open(case.dialect, case.request).parse(text)
     except Exception:
-        return None
+        return None, ""
     if message is None:
-        return None
-    return coalesce([events_from_snapshots(Snapshot(), Snapshot.from_json(message))])
+        return None, ""
+    try:
+        snapshot = Snapshot.from_json(message)
+    except AdapterOutputError as problem:
+        return None, f"the non-streaming result: {problem}"
+    return coalesce([events_from_snapshots(Snapshot(), snapshot)]), ""
 
 
 class CaseExecutor:
@@ -314,7 +439,7 @@ class CaseExecutor:
         dialect = get_dialect(case.dialect)
         context = CaseContext.build(case, dialect, expectations)
         context.oracle = lambda chunking: feed_chunking(self._oracle, case, chunking)
-        complete = complete_result(self.adapter, case, text)
+        complete, problem = complete_result(self.adapter, case, text)
         found: dict[str, tuple[Run, str]] = {}
 
         def evaluate(run: Run) -> dict[str, str | None]:
@@ -359,8 +484,9 @@ class CaseExecutor:
                     if not self._selected("whole"):
                         continue
                 record(run)
-                # A parser that hung or ran out of memory once will again: that settles it.
-                hung = run.outcome == TIMEOUT or run.exhausted
+                # A parser that hung, crashed its program, flooded its output or ran out of
+                # memory once will again: that settles it (each costs a program restart).
+                hung = run.outcome in (TIMEOUT, CRASH, LIMIT) or run.exhausted
                 if hung:
                     break
             if hung:
@@ -375,6 +501,10 @@ class CaseExecutor:
             for chunking in char_chunkings(text, self.budget):
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
 
+        if problem and "run.contract" not in found:  # a streamed violation says more
+            broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
+            result.checks["run.contract"] = "fail"
+            found["run.contract"] = (broken, problem)
         for check, (run, message) in found.items():
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
@@ -461,6 +591,7 @@ class CaseExecutor:
             TIMEOUT: "timeout",
             CRASH: "crash",
             CONTRACT: "contract",
+            LIMIT: "limit",
         }.get(run.outcome, "fail")
         expected = (
             expectations[0].to_json()
@@ -504,8 +635,8 @@ class CaseExecutor:
         timings = [float("inf"), float("inf")]
         for _ in range(5):
             for position, chunking in enumerate(timed):
-                run = feed_chunking(self.adapter, case, chunking)
-                seconds = run.cpu_seconds if self.adapter.in_process else run.seconds
+                run = feed_chunking(self.adapter, case, chunking, timed=True)
+                seconds = run.cpu_seconds
                 timings[position] = min(timings[position], seconds)
         ratio = timings[1] / max(timings[0], 1e-9)
         allowed = case.scaling.max_ratio

@@ -1,27 +1,31 @@
 """Isolated, parallel execution: cases run in worker processes that may be killed.
 
 A parser under test may raise, hang in C code, allocate without bound or kill its process.
-Each worker owns one adapter instance and runs one case at a time; the parent gives each
-case a wall-clock budget, kills and replaces a worker that exceeds it or dies, records the
-case as a timeout or crash, and goes on. Workers start with ``spawn`` so that the parent's
-threads (the progress display) are never forked.
+Each worker (trusted: the checks and the oracle) owns one adapter program (untrusted: the
+parser) and runs one case at a time; the parent gives each case a wall-clock budget, kills
+and replaces a worker that exceeds it or dies — with its adapter program and everything that
+started — records the case as a timeout or crash, and goes on. Workers start with ``spawn``
+so that the parent's threads (the progress display) are never forked.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .adapters import AdapterCrash
+from .adapters.subprocess import Launch
 from .cases import Case
 from .checks import BY_ID, effective_level
 from .chunkings import Chunking, ChunkingModel
 from .execution import CaseExecutor, CaseResult, Failure
+from .processes import become_subreaper, kill_tree
 
 
 @dataclass(frozen=True)
@@ -31,30 +35,36 @@ class PoolConfig:
     jobs: int = 1
     case_timeout: float = 300.0
     feed_timeout: float = 10.0
-    memory_limit: int | None = 8 * 2**30  # bytes of address space per worker
     robustness: bool = True
     #: How each dialect's outputs are cut, as the parent decided it for the whole run.
     chunking_models: tuple[ChunkingModel, ...] = ()
+    #: How the adapter programs are started and bounded (memory, output, sandbox).
+    launch: Launch = field(default_factory=Launch)
 
 
 #: What a worker sends once its adapter is loaded: only then do its cases' clocks start.
 READY = "ready"
 #: Seconds a worker may take to start and load its adapter.
 STARTUP_TIMEOUT = 300.0
+#: Times a worker that cannot start is replaced before its case is recorded as lost.
+STARTUP_RETRIES = 1
 
 
 def _worker_main(connection: Connection, config: PoolConfig) -> None:
-    """A worker: load the adapter once, then run the cases the parent sends."""
-    if config.memory_limit:
-        try:
-            import resource
+    """A worker: start the adapter's program once, then run the cases the parent sends.
 
-            resource.setrlimit(resource.RLIMIT_AS, (config.memory_limit, config.memory_limit))
-        except (ImportError, ValueError, OSError):
-            pass
-    from .adapters import load_adapter
+    The worker is trusted code (checks, oracle, expectations); the parser runs only in the
+    adapter program it starts. It is a child subreaper, so whatever that program detaches
+    stays below it and is killed with it.
+    """
+    become_subreaper()
+    from .adapters import AdapterError, load_adapter
 
-    adapter = load_adapter(config.adapter_spec)
+    try:
+        adapter = load_adapter(config.adapter_spec, config.launch)
+    except AdapterError as error:
+        connection.send(("failed", str(error)))
+        return
     executor = CaseExecutor(
         adapter,
         mode=config.mode,
@@ -76,7 +86,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any, config: PoolConfig) -> None:
+    def __init__(self, context: Any, config: PoolConfig, attempts: int = 0) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_worker_main, args=(child, config), daemon=True)
         self.process.start()
@@ -85,6 +95,9 @@ class _Worker:
         self.started = 0.0
         self.ready = False
         self.born = time.monotonic()
+        #: How many workers before this one failed to start (for one retry).
+        self.attempts = attempts
+        self.failure = ""
 
     def give(self, case: Case) -> None:
         self.case = case
@@ -92,25 +105,31 @@ class _Worker:
         self.connection.send(case)
 
     def stop(self, *, kill: bool = False) -> None:
-        if kill:
-            self.process.kill()
-        else:
+        if not kill:
             with contextlib.suppress(OSError):
                 self.connection.send(None)
+            self.process.join(timeout=5)
+        # The worker, its adapter program and whatever that program started, as one tree.
+        kill_tree(self.process.pid)
         self.process.join(timeout=5)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        self.connection.close()
 
 
 def run_cases(
     cases: Iterable[Case], config: PoolConfig, on_result: Callable[[CaseResult], None]
 ) -> None:
-    """Run every case in isolated workers; ``on_result`` receives each result as it arrives."""
+    """Run every case in isolated workers; ``on_result`` receives each result as it arrives.
+
+    A worker that cannot start its adapter is replaced once; when its replacement cannot
+    either, the next case is recorded as lost with the reason, and the run goes on — with
+    no worker able to start at all, ``AdapterCrash`` ends it, and the results so far stand.
+    """
+    become_subreaper()
     context = multiprocessing.get_context("spawn")
     queue = list(cases)
     queue.reverse()
     workers = [_Worker(context, config) for _ in range(max(1, min(config.jobs, len(queue))))]
+    unstartable = 0
     try:
         while queue or any(worker.case is not None for worker in workers):
             for worker in workers:
@@ -121,7 +140,22 @@ def run_cases(
             now = time.monotonic()
             for index, worker in enumerate(workers):
                 if not worker.ready:
-                    _start(worker, ready, now)
+                    started = _start(worker, ready, now)
+                    if started is None:
+                        continue
+                    if started:
+                        unstartable = 0
+                        continue
+                    worker.stop(kill=True)
+                    if worker.attempts < STARTUP_RETRIES:
+                        workers[index] = _Worker(context, config, worker.attempts + 1)
+                        continue
+                    unstartable += 1
+                    if unstartable >= len(workers) * 2 and not any(w.ready for w in workers):
+                        raise AdapterCrash(worker.failure)
+                    if queue:
+                        on_result(_lost(queue.pop(), "crash", worker.failure))
+                    workers[index] = _Worker(context, config)
                     continue
                 if worker.case is None:
                     continue
@@ -132,7 +166,7 @@ def run_cases(
                         worker.case = None
                         continue
                     except (EOFError, OSError):
-                        on_result(_lost(case, "crash", "the worker process died"))
+                        on_result(_lost(case, "crash", _exit_text(worker.process)))
                 elif now - worker.started > config.case_timeout:
                     on_result(
                         _lost(
@@ -142,32 +176,52 @@ def run_cases(
                 elif worker.process.is_alive():
                     continue
                 else:
-                    on_result(
-                        _lost(case, "crash", f"the worker exited ({worker.process.exitcode})")
-                    )
+                    on_result(_lost(case, "crash", _exit_text(worker.process)))
                 worker.case = None
                 worker.stop(kill=True)
                 workers[index] = _Worker(context, config)
     finally:
         for worker in workers:
-            worker.stop(kill=worker.case is not None)
+            worker.stop(kill=worker.case is not None or not worker.ready)
 
 
-def _start(worker: _Worker, ready: list, now: float) -> None:
-    """Mark a starting worker ready, or fail the run if it cannot load the adapter."""
+def _exit_text(process: Any) -> str:
+    """How a worker ended, in words: its exit status or the signal that killed it."""
+    process.join(timeout=2)
+    code = process.exitcode
+    if code is None:
+        return "the worker process stopped answering"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"the worker process was killed by {name}"
+    return f"the worker process exited with status {code}"
+
+
+def _start(worker: _Worker, ready: list, now: float) -> bool | None:
+    """Whether a starting worker is ready (``True``), failed (``False``, with
+    ``worker.failure`` saying why), or is still starting (``None``)."""
     if worker.connection in ready:
         try:
-            worker.ready = worker.connection.recv() == READY
-            return
+            message = worker.connection.recv()
         except (EOFError, OSError):
-            pass
-    elif worker.process.is_alive() and now - worker.born < STARTUP_TIMEOUT:
-        return
-    worker.stop(kill=True)
-    raise AdapterCrash(
-        f"a worker could not start the adapter (exit status {worker.process.exitcode}); "
-        "run one case with --jobs 1 to see its error"
+            worker.failure = f"a worker could not start the adapter: {_exit_text(worker.process)}"
+            return False
+        if message == READY:
+            worker.ready = True
+            return True
+        worker.failure = f"a worker could not start the adapter: {message[1]}"
+        return False
+    if worker.process.is_alive() and now - worker.born < STARTUP_TIMEOUT:
+        return None
+    worker.failure = (
+        f"a worker could not start the adapter within {STARTUP_TIMEOUT:g} s"
+        if worker.process.is_alive()
+        else f"a worker could not start the adapter: {_exit_text(worker.process)}"
     )
+    return False
 
 
 def _lost(case: Case, status: str, message: str) -> CaseResult:

@@ -22,7 +22,7 @@ import contextlib
 import ctypes
 import os
 import signal
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _PROC = Path("/proc")
@@ -131,3 +131,30 @@ def cpu_seconds(pid: int) -> float | None:
                 with contextlib.suppress(OSError, ValueError, IndexError):
                     total += int((task / "schedstat").read_text().split()[0])
     return total / 1e9
+
+
+@contextlib.contextmanager
+def contained() -> Iterator[None]:
+    """Make this process a subreaper for the block, and kill on the way out every process
+    that appeared below it during the block (a detached grandchild of an adapter program
+    included) — except multiprocessing's own resource tracker, which this process owns."""
+    become_subreaper()
+    before = set(descendants(os.getpid()))
+    try:
+        yield
+    finally:
+        keep = before | _resource_tracker()
+        for pid in descendants(os.getpid()):
+            if pid not in keep and _exists(pid):
+                kill_tree(pid)
+        _reap(set(descendants(os.getpid())) - keep)
+
+
+def _resource_tracker() -> set[int]:
+    try:
+        from multiprocessing import resource_tracker
+
+        pid = resource_tracker._resource_tracker._pid  # type: ignore[attr-defined]
+    except (ImportError, AttributeError):
+        return set()
+    return {pid} if pid else set()

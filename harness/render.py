@@ -14,6 +14,22 @@ LEVEL_ORDER = {"must": 0, "should": 1, "may": 2}
 MAX_FAILURES_SHOWN = 200
 
 
+#: The files of a report directory, each rendered from report.json alone.
+REPORT_FILES = ("report.json", "report.md", "report.html", "badge.svg")
+
+
+def report_files(json_text: str) -> list[tuple[str, str]]:
+    """Every file of a report directory, derived from ``report.json``'s text alone: what
+    certify writes, and what verify-report derives again to compare."""
+    report = json.loads(json_text)
+    return [
+        ("report.json", json_text),
+        ("report.md", render_markdown(report)),
+        ("report.html", render_html(report)),
+        ("badge.svg", badge_svg(report)),
+    ]
+
+
 def conformance(report: dict[str, Any]) -> tuple[int, int]:
     """(must-level cases passing every must-level check, must-level cases run)."""
     must = report["conformance"]["must"]

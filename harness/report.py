@@ -1,9 +1,13 @@
 """The certification report: data first, in a versioned JSON schema, rendered second.
 
 One report describes one implementation certified against one suite and corpus version:
-per check × dialect counts of cases, every failure with its minimal chunking and expected vs
-actual, and the verdict. It is written atomically: the whole report directory appears at
-once, or the previous one stays.
+two numbers — the raw must-level conformance (what the parser does) and the gate result
+against its expectations file (whether anything changed) — with the coverage behind them
+(what ran, what was skipped and why, how each dialect was cut), per check × dialect counts
+of cases, every failure with its minimal chunking, expected vs actual, fingerprint and a
+command that reproduces it, and what the parser was: its identity (file digests) and the
+isolation it ran under. It is written atomically: each file appears whole, or the previous
+one stays.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +74,11 @@ class Report:
     #: Things a reader must know that are not failures (an expectations file made for another
     #: implementation, a dialect cut with the tag-aligned model).
     warnings: list[str] = field(default_factory=list)
-    #: The command line options that select what ran, for the reproduce lines.
-    reproduce_options: tuple[str, ...] = ()
+    #: The adapter's identity: its spec and file digests (``identity.adapter_identity``).
+    identity: dict[str, Any] = field(default_factory=dict)
+    #: The options that decide what ran (generated cases per dialect, robustness tier,
+    #: limits): what a re-run needs to run the same.
+    options: dict[str, Any] = field(default_factory=dict)
 
     def classify(self, expectations: Expectations) -> None:
         """Mark known failures, and those that fail differently from what was recorded
@@ -237,6 +245,8 @@ class Report:
             "seconds": round((finished - self.started).total_seconds(), 2),
             "machine": machine_info(),
             "isolation": self.isolation,
+            "adapter_identity": self.identity,
+            "options": self.options,
             "verdict": verdict,
             "conformance": self.conformance(),
             "gate": {
@@ -285,6 +295,12 @@ class Report:
                 for r in self.results
             ],
         }
+
+
+def report_schema() -> dict[str, Any]:
+    """The published JSON Schema of ``report.json``."""
+    text = (resources.files(__package__) / "report.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def machine_info() -> dict[str, Any]:

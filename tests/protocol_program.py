@@ -3,7 +3,10 @@
 ``python protocol_program.py [MODE]``: MODE makes it, when a fed chunk contains "Bei",
 print garbage (``garbage``), exit (``die``), reply an error (``error``), stop answering
 (``hang``), reply to the wrong id (``wrong-id``) or skip (``skip-feed``: skipping is an
-answer to ``open`` only); ``skip`` declines every open.
+answer to ``open`` only); ``skip`` declines every open. ``detach`` starts, during the
+handshake, a process in a session of its own that later tries to rewrite the report in
+``$TOOLCONFORM_TEST_REPORT``; ``spawn`` starts a busy helper process. Both write the pid of
+what they started to ``$TOOLCONFORM_TEST_MARKS/pids``.
 """
 
 from __future__ import annotations
@@ -24,10 +27,45 @@ def reply(message: dict) -> None:
     sys.stdout.flush()
 
 
+def _remember(pid: int) -> None:
+    marks = os.environ.get("TOOLCONFORM_TEST_MARKS")
+    if marks:
+        with open(os.path.join(marks, "pids"), "a") as pids:
+            pids.write(f"{pid}\n")
+
+
+def _detach() -> None:
+    """Double fork and setsid: the grandchild belongs to no one we know."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            _remember(os.getpid())
+            time.sleep(3)
+            report = os.environ.get("TOOLCONFORM_TEST_REPORT")
+            if report and os.path.isdir(report):
+                for name in ("report.json", "report.md", "badge.svg"):
+                    with open(os.path.join(report, name), "w") as forged:
+                        forged.write("PASS")
+            os._exit(0)
+        os._exit(0)
+    os.wait()
+
+
+def _spawn() -> None:
+    if os.fork() == 0:
+        _remember(os.getpid())
+        while True:  # a parser that keeps running at full speed
+            pass
+
+
 for line in sys.stdin:
     request = json.loads(line)
     rid, cmd = request["id"], request["cmd"]
     if cmd == "hello":
+        if MODE == "detach":
+            _detach()
+        if MODE == "spawn":
+            _spawn()
         reply(
             {
                 "id": rid,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolconform.harness.adapters import load_adapter
+from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import measure, reference_result
 from toolconform.harness.bench.results import BenchRun, compare, fit_exponent, scaling_exponents
 from toolconform.harness.bench.workloads import Workload, chunkings, long_string, workloads
@@ -36,7 +36,7 @@ def test_workloads_are_the_same_bytes_every_time_and_parse_as_generated() -> Non
 
 
 def _measure(spec: str, workload: Workload, family: str):
-    adapter = load_adapter(spec)
+    adapter = load_in_process(spec)
     chunking = next(c for c in chunkings(workload) if c.family == family)
     expected = None if spec == "noop" else reference_result(workload)
     return measure(adapter, workload, chunking, expected=expected, rounds=2, budget=30)

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from toolconform.harness.adapters.subprocess import Launch
 from toolconform.harness.cases import load_cases
 from toolconform.harness.cli import main
 from toolconform.harness.pool import PoolConfig, run_cases
@@ -34,8 +35,8 @@ def test_a_parser_that_allocates_without_bound_is_recorded_and_the_run_goes_on()
     config = PoolConfig(
         adapter_spec=f"{BUG}:allocates_without_bound",
         jobs=1,
-        memory_limit=2 * 2**30,
         robustness=False,
+        launch=Launch(memory_limit=2 * 2**30),
     )
     got = []
     run_cases([hoarding, healthy], config, got.append)
@@ -53,7 +54,7 @@ def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
     healthy = CASES["qwen3/valid/stray-think-close-in-content"]
     results = []
     for spec, status in ((f"{BUG}:hangs_uninterruptibly", "timeout"), (f"{BUG}:dies", "crash")):
-        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=5, robustness=False)
+        config = PoolConfig(adapter_spec=spec, jobs=1, case_timeout=8, robustness=False)
         got = []
         run_cases([hanging, healthy], config, got.append)
         by_case = {result.case: result for result in got}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolconform.harness.adapters import Adapter, load_adapter
+from toolconform.harness.adapters import Adapter, load_in_process
 from toolconform.harness.cases import Case, Expectation, ExpectedCall, load_cases
 from toolconform.harness.execution import CaseExecutor, CaseResult
 
@@ -79,7 +79,7 @@ def think_case() -> Case:
 )
 def test_planted_bug_is_caught_by_the_right_check(factory, case_id, check, max_chunks) -> None:
     case = CORPUS[case_id]
-    assert not run(load_adapter("reference").factory, case).failures
+    assert not run(load_in_process("reference").factory, case).failures
     failure = failure_of(run(factory, case), check)
     assert len(failure.chunking.chunks) <= max_chunks, failure.chunking.chunks
     assert "".join(failure.chunking.chunks) == case.output
@@ -87,7 +87,7 @@ def test_planted_bug_is_caught_by_the_right_check(factory, case_id, check, max_c
 
 def test_content_held_back_to_the_end_is_caught_as_not_progressive() -> None:
     case = CORPUS["qwen25/valid/text-after-block"]
-    assert not run(load_adapter("reference").factory, case).failures
+    assert not run(load_in_process("reference").factory, case).failures
     result = run(planted_bugs.holds_back_content, case)
     assert {failure.check for failure in result.failures} == {"stream.progressive"}
     assert "content lags the oracle" in failure_of(result, "stream.progressive").message
@@ -95,7 +95,7 @@ def test_content_held_back_to_the_end_is_caught_as_not_progressive() -> None:
 
 def test_a_missed_split_think_is_caught_at_the_token_boundary_inside_it() -> None:
     case = think_case()
-    assert not run(load_adapter("reference").factory, case).failures
+    assert not run(load_in_process("reference").factory, case).failures
     result = run(planted_bugs.misses_split_think, case)
     for check in ("result.reasoning", "result.content", "text.no-protocol-leak"):
         failure = failure_of(result, check)
@@ -112,7 +112,7 @@ def test_quadratic_reparsing_is_caught_by_the_scaling_case() -> None:
         }
     )
     assert "perf.linear" not in {
-        f.check for f in run(load_adapter("reference").factory, case).failures
+        f.check for f in run(load_in_process("reference").factory, case).failures
     }
     failure = failure_of(run(planted_bugs.reparses_prefix, case), "perf.linear")
     assert failure.actual["ratio"] > 24

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolconform.harness.adapters import load_adapter
-from toolconform.harness.adapters.subprocess import start_subprocess_adapter
+from toolconform.harness.adapters.subprocess import Launch
 from toolconform.harness.cases import load_cases
 from toolconform.harness.cli import main
 from toolconform.harness.execution import CaseExecutor
@@ -35,7 +35,7 @@ def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) ->
 
 
 def test_a_well_behaved_program_passes_with_validated_messages() -> None:
-    adapter = start_subprocess_adapter("cmd:program", PROGRAM, validate=True)
+    adapter = load_adapter(f"cmd:{PROGRAM}", Launch(validate=True))
     try:
         assert adapter.implementation["name"] == "protocol-program"
         assert adapter.supports("qwen3") and not adapter.supports("glm47")
@@ -56,7 +56,7 @@ def test_a_well_behaved_program_passes_with_validated_messages() -> None:
     ],
 )
 def test_misbehaviour_is_recorded_and_the_program_restarted(mode, check, status, message) -> None:
-    adapter = start_subprocess_adapter(f"cmd:{mode}", f"{PROGRAM} {mode}")
+    adapter = load_adapter(f"cmd:{PROGRAM} {mode}")
     try:
         executor = CaseExecutor(adapter, robustness=False, feed_timeout=1.0)
         failure = next(f for f in executor.run(BEI).failures if f.check == check)
@@ -67,7 +67,7 @@ def test_misbehaviour_is_recorded_and_the_program_restarted(mode, check, status,
 
 
 def test_a_skipped_reply_skips_the_case() -> None:
-    adapter = start_subprocess_adapter("cmd:skip", f"{PROGRAM} skip")
+    adapter = load_adapter(f"cmd:{PROGRAM} skip")
     try:
         result = CaseExecutor(adapter).run(PLAIN)
         assert result.skipped == "not today" and not result.failures

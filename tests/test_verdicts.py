@@ -252,3 +252,27 @@ def test_a_truncated_corpus_is_a_usage_error(capsys, tmp_path: Path) -> None:
     broken.write_text(builtin_corpus().read_text(encoding="utf-8")[:5000], encoding="utf-8")
     status, _, err = certify(capsys, "--corpus", str(broken))
     assert status == 2 and "is not a compiled corpus" in err
+
+
+def test_junit_xml_shows_each_case_and_the_gate(capsys, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    junit = tmp_path / "ci" / "junit.xml"
+    status, _, _ = certify(
+        capsys, "--adapter", f"{BUG}:drops_text_after_block", *cases(*AFTER_BLOCK),
+        "--junit", str(junit),
+    )  # fmt: skip
+    assert status == 1
+    root = ET.parse(junit).getroot()
+    tests = {case.get("name"): case for case in root.iter("testcase")}
+    assert set(tests) == {*AFTER_BLOCK, "gate"}
+    assert tests[AFTER_BLOCK[0]].find("failure") is not None
+    assert tests[AFTER_BLOCK[2]].find("failure") is None
+    gate = tests["gate"].find("failure")
+    assert gate is not None and "unexpected failure" in gate.get("message")
+    # Nothing ran: no case is red, but the gate is.
+    status, _, _ = certify(
+        capsys, "--adapter", f"{PROGRAM} skip", "--dialect", "qwen25", "--junit", str(junit)
+    )
+    gate = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "gate")
+    assert status == 1 and "no case ran" in gate.find("failure").get("message")

@@ -93,6 +93,8 @@ class HermesSession {
     }
     this.toolsOff = choice === "none";
     this.buffer = "";
+    // Inside a block: the text already scanned, as pieces (joined once, when the block ends).
+    this.scanned = [];
     this.inBlock = false;
     this.afterBlock = false;
     this.nextIndex = 0;
@@ -113,7 +115,8 @@ class HermesSession {
       if (this.inBlock) {
         const end = this.closeTag();
         if (end < 0 && !final) break;
-        const payload = end < 0 ? this.buffer : this.buffer.slice(0, end);
+        const payload = this.scanned.join("") + (end < 0 ? this.buffer : this.buffer.slice(0, end));
+        this.scanned = [];
         this.emitCall(payload, out);
         this.buffer = end < 0 ? "" : this.buffer.slice(end + CLOSE.length);
         this.inBlock = false;
@@ -136,18 +139,19 @@ class HermesSession {
       if (start > 0) out.push({ content: this.buffer.slice(0, start) });
       this.buffer = this.buffer.slice(start + OPEN.length);
       this.inBlock = true;
-      this.scan = 0;
       this.inString = false;
       this.escape = false;
     }
     return out;
   }
 
-  // Where the close tag starts, outside JSON strings; the scan resumes where it stopped, so a
-  // long block is crossed once, not once per chunk.
+  // Where the close tag starts in the buffer, outside JSON strings. The buffer holds only what
+  // has not been scanned yet: scanned text moves to `this.scanned`, so each character is looked
+  // at once. (Reading characters of a string grown by `+=` makes V8 flatten it — a copy of the
+  // whole block per chunk, quadratic in the block; toolconform's perf.linear caught exactly that.)
   closeTag() {
     const buffer = this.buffer;
-    let i = this.scan;
+    let i = 0;
     for (; i < buffer.length; i++) {
       const c = buffer[i];
       if (this.escape) this.escape = false;
@@ -155,12 +159,13 @@ class HermesSession {
         if (c === "\\") this.escape = true;
         else if (c === '"') this.inString = false;
       } else if (c === '"') this.inString = true;
-      else if (c === "<" && buffer.startsWith(CLOSE, i)) {
-        this.scan = 0;
-        return i;
-      } else if (c === "<" && CLOSE.startsWith(buffer.slice(i))) break;
+      else if (c === "<" && buffer.startsWith(CLOSE, i)) return i;
+      else if (c === "<" && CLOSE.startsWith(buffer.slice(i))) break;
     }
-    this.scan = i;
+    if (i > 0) {
+      this.scanned.push(buffer.slice(0, i));
+      this.buffer = buffer.slice(i);
+    }
     return -1;
   }
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..events import Event, Snapshot, events_from_deltas, events_from_snapshots
+from ..events import Event, Normalizer
 
 
 class Session(Protocol):
@@ -115,25 +115,16 @@ class StreamingSession:
 
     def __init__(self, session: Session, *, snapshots: bool) -> None:
         self._session = session
-        self._snapshots = snapshots
-        self._previous = Snapshot()
+        self._normalizer = Normalizer(snapshots=snapshots)
 
     def feed(self, text: str, token_ids: Sequence[int] | None = None) -> list[Event]:
         ids = list(token_ids) if token_ids is not None else None
-        return self._events(self._session.feed(text, ids))
+        return self._normalizer.events(self._session.feed(text, ids))
 
     def finish(self) -> list[Event]:
-        return self._events(self._session.finish())
+        return self._normalizer.events(self._session.finish())
 
     def parse(self, text: str) -> dict[str, Any] | None:
         """The session's non-streaming result, if it offers one."""
         parse = getattr(self._session, "parse", None)
         return parse(text) if callable(parse) else None
-
-    def _events(self, output: Any) -> list[Event]:
-        if self._snapshots:
-            current = Snapshot.from_json(output or {})
-            events = events_from_snapshots(self._previous, current)
-            self._previous = current
-            return events
-        return events_from_deltas(output or ())

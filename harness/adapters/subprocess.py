@@ -1,10 +1,19 @@
-"""``cmd:COMMAND`` adapters: a parser in any language, over the JSON-lines protocol.
+"""Adapter programs: every parser under test runs in one, spoken to over the JSON-lines
+protocol.
 
-The harness starts the program, says ``hello``, and then opens one session per response and
-feeds it chunk by chunk (``docs/protocol.md``, schema in ``toolconform/harness/protocol``).
-Three outcomes are kept apart: an ``error`` reply is the parser's own error for that case; a
-``skipped`` reply is a known gap; a dead process, garbage on stdout, a wrong id or no reply in
-time is a crash or a timeout — the process is restarted and the run goes on.
+A ``cmd:COMMAND`` adapter is such a program in any language; a Python factory is served by
+the adapter host (``adapters.host``). The harness starts the program, says ``hello``, and
+then opens one session per response — or, when the program offers ``run``, sends a whole
+chunking in one request (``docs/protocol.md``, schema in ``toolconform/harness/protocol``).
+
+The program is untrusted, so it is started in a session of its own, in a scratch directory,
+with an address-space limit, optionally inside an OS sandbox (``Launch.sandbox``: bubblewrap,
+no network, a read-only file system but its scratch directory, the corpus, expectations and
+report hidden), and every reply is read with a size bound by a reader that looks at each
+byte once. Outcomes are kept apart: an ``error`` reply is the parser's own error for that
+input; ``skipped`` (to ``open`` only) is a known gap; a dead process, garbage on stdout, a
+wrong id or no reply in time is a crash or a timeout, and an oversized reply is an output
+limit — the program is killed with everything it started, and restarted for the next case.
 """
 
 from __future__ import annotations
@@ -14,50 +23,153 @@ import itertools
 import json
 import os
 import selectors
-import shlex
+import shutil
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ... import __version__
 from ..events import AdapterOutputError
+from ..processes import cpu_seconds, kill_tree
 from ..protocol import PROTOCOL_VERSION, problems
 from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 
 #: Seconds the program may take to start and answer ``hello``.
 HELLO_TIMEOUT = 60.0
-#: Seconds any other request may take (the per-feed limit of the executor is usually lower).
+#: Seconds any other single request may take (the per-feed limit is usually lower).
 REQUEST_TIMEOUT = 120.0
+#: The sandbox tool (Debian package ``bubblewrap``).
+BWRAP = "bwrap"
 
 
 class ProtocolCrash(AdapterCrash):
     """The program died, printed something that is not a reply, or did not answer in time."""
 
 
+class OutputLimitExceeded(AdapterCrash):
+    """A reply larger than the launch's output limit: the program is stopped, not read."""
+
+
 class ImplementationError(Exception):
     """The program replied with an ``error``: the parser failed on this input."""
+
+    def __init__(self, message: str, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How adapter programs are started and bounded (picklable: workers receive it)."""
+
+    #: Bytes of address space per program (``RLIMIT_AS``); ``None``: unlimited.
+    memory_limit: int | None = 8 * 2**30
+    #: Bytes one reply may hold.
+    output_limit: int = 16 * 2**20
+    #: Run the program under bubblewrap (no network, read-only but its scratch directory).
+    sandbox: bool = False
+    #: Files and directories a sandboxed program must not see (corpus, expectations, report).
+    hidden: tuple[str, ...] = ()
+    #: The directory certify was started in: relative paths of a ``cmd:`` command and
+    #: ``module:factory`` imports resolve against it (the program itself runs elsewhere).
+    workdir: str = field(default_factory=os.getcwd)
+    #: Validate every message against the protocol schema (``TOOLCONFORM_VALIDATE_PROTOCOL``).
+    validate: bool = field(
+        default_factory=lambda: bool(os.environ.get("TOOLCONFORM_VALIDATE_PROTOCOL"))
+    )
+
+
+def sandbox_available() -> str | None:
+    """Why ``--sandbox`` cannot work here, or ``None`` when it can."""
+    path = shutil.which(BWRAP)
+    if path is None:
+        return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    probe = subprocess.run(
+        [path, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return f"bubblewrap cannot create a sandbox here: {probe.stderr.strip()[:200]}"
+    return None
+
+
+def _resolved(argv: Sequence[str], workdir: str) -> list[str]:
+    """The command with relative paths that exist under ``workdir`` made absolute, so the
+    program finds its script although it runs in a scratch directory."""
+    out = []
+    for position, argument in enumerate(argv):
+        candidate = Path(workdir) / argument
+        relative = not argument.startswith("-") and not Path(argument).is_absolute()
+        if relative and (position > 0 or "/" in argument) and candidate.exists():
+            argument = str(candidate.resolve())
+        out.append(argument)
+    return out
+
+
+def _sandboxed(argv: list[str], scratch: str, launch: Launch) -> list[str]:
+    wrapper = [
+        shutil.which(BWRAP) or BWRAP,
+        "--die-with-parent",
+        "--new-session",
+        "--unshare-all",
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        "--bind", scratch, scratch,
+        "--chdir", scratch,
+        "--setenv", "HOME", scratch,
+    ]  # fmt: skip
+    for hidden in launch.hidden:
+        path = Path(hidden).resolve()
+        if path.is_dir():
+            wrapper += ["--tmpfs", str(path)]
+        elif path.exists():
+            wrapper += ["--ro-bind", "/dev/null", str(path)]
+    return [*wrapper, "--", *argv]
 
 
 class _Process:
     """One running adapter program and its line-oriented conversation."""
 
-    def __init__(self, command: str, *, validate: bool) -> None:
-        self.command = command
-        self.validate = validate
+    def __init__(self, argv: Sequence[str], launch: Launch, environment: dict[str, str]) -> None:
+        self.launch = launch
+        self.scratch = tempfile.mkdtemp(prefix="toolconform-adapter-")
+        command = list(argv)
+        if launch.sandbox:
+            command = _sandboxed(command, self.scratch, launch)
         # Lives as long as the program; closed in stop().
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             self.popen = subprocess.Popen(
-                shlex.split(command),
+                command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
+                cwd=self.scratch,
+                env={**os.environ, **environment},
+                start_new_session=True,
             )
         except OSError as error:
-            raise AdapterError(f"cannot start {command!r}: {error.strerror or error}") from None
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.stderr.close()
+            raise AdapterError(f"cannot start {argv[0]!r}: {error.strerror or error}") from None
+        if launch.memory_limit:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                import resource
+
+                limit = (launch.memory_limit, launch.memory_limit)
+                resource.prlimit(self.popen.pid, resource.RLIMIT_AS, limit)
         self._ids = itertools.count()
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer already known to hold no newline
         self._selector = selectors.DefaultSelector()
         assert self.popen.stdout is not None
         os.set_blocking(self.popen.stdout.fileno(), False)
@@ -66,13 +178,13 @@ class _Process:
     def request(self, kind: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send one request (``kind`` is its schema name) and return the reply to it."""
         message = {"cmd": kind, "id": next(self._ids), **message}
-        if self.validate:
+        if self.launch.validate:
             found = problems(kind, message)
             assert not found, f"the harness built an invalid {kind}: {found}"
         line = json.dumps(message, ensure_ascii=False) + "\n"
         try:
             assert self.popen.stdin is not None
-            self.popen.stdin.write(line.encode("utf-8"))
+            self.popen.stdin.write(line.encode("utf-8", "surrogatepass"))
             self.popen.stdin.flush()
         except (BrokenPipeError, OSError):
             raise ProtocolCrash(self._died("while writing a request")) from None
@@ -83,21 +195,37 @@ class _Process:
 
     def _read_reply(self, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
+        limit = self.launch.output_limit
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                break
+            self._scanned = len(self._buffer)
+            if len(self._buffer) > limit:
+                raise OutputLimitExceeded(
+                    f"a reply longer than the output limit of {limit / 2**20:g} MiB"
+                )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ProtocolCrash(f"no reply within {timeout:g} s")
             if not self._selector.select(remaining):
                 continue
             assert self.popen.stdout is not None
-            data = os.read(self.popen.stdout.fileno(), 1 << 16)
+            data = os.read(self.popen.stdout.fileno(), 1 << 20)
             if not data:
                 raise ProtocolCrash(self._died("before replying"))
             self._buffer += data
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        self._scanned = 0
+        if len(line) > limit:
+            raise OutputLimitExceeded(
+                f"a reply of {len(line) / 2**20:.1f} MiB, over the output limit of "
+                f"{limit / 2**20:g} MiB"
+            )
         try:
-            reply = json.loads(line)
-        except ValueError:
+            reply = json.loads(line.decode("utf-8", "surrogatepass"))
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise ProtocolCrash(f"printed a line that is not JSON: {line[:200]!r}") from None
         if not isinstance(reply, dict):
             raise ProtocolCrash(f"printed a reply that is not an object: {line[:200]!r}")
@@ -108,22 +236,44 @@ class _Process:
             code = self.popen.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        self.stderr.seek(0)
-        tail = self.stderr.read()[-600:].decode("utf-8", "replace").strip()
-        state = f"exited with status {code}" if code is not None else "stopped answering"
+        tail = self.stderr_tail()
+        if code is None:
+            state = "stopped answering"
+        elif code < 0:
+            state = f"was killed by signal {-code}"
+        else:
+            state = f"exited with status {code}"
         return f"the adapter program {state} {when}" + (f"; stderr: {tail}" if tail else "")
 
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProtocolCrash, AssertionError):
+    def stderr_tail(self) -> str:
+        with contextlib.suppress(OSError, ValueError):
+            self.stderr.seek(0, os.SEEK_END)
+            size = self.stderr.tell()
+            self.stderr.seek(max(0, size - 600))
+            return self.stderr.read().decode("utf-8", "replace").strip()
+        return ""
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of the program and everything it started, measured from outside."""
+        return cpu_seconds(self.popen.pid)
+
+    def stop(self, *, graceful: bool = True) -> None:
+        """Say bye, and end the program with every process it started, whatever it does."""
+        if graceful and self.popen.poll() is None:
+            with contextlib.suppress(AdapterCrash, AssertionError, OSError):
                 self.request("bye", {}, timeout=2)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait()
+        kill_tree(self.popen.pid)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        for stream in (self.popen.stdin, self.popen.stdout):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
         self._selector.close()
         self.stderr.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 class SubprocessFactory:
@@ -132,15 +282,22 @@ class SubprocessFactory:
     output_mode = "deltas"
     in_process = False
 
-    def __init__(self, command: str, *, validate: bool = False) -> None:
-        self.command = command
-        self.validate = validate
+    def __init__(self, spec: str, argv: Sequence[str], launch: Launch) -> None:
+        self.spec = spec
+        # A command's relative paths are the user's, not the scratch directory's.
+        self.argv = _resolved(argv, launch.workdir) if spec.startswith("cmd:") else list(argv)
+        self.launch = launch
         self._process: _Process | None = None
         self._sessions = itertools.count()
         self.hello: dict[str, Any] = {}
         self._ensure()
         self.implementation = dict(self.hello["implementation"])
-        self.dialects = {name: name for name in self.hello["dialects"]}
+        self.configuration = {
+            name: str(value) for name, value in (self.hello.get("configuration") or {}).items()
+        }
+        self.dialects = {
+            name: self.configuration.get(name, name) for name in self.hello["dialects"]
+        }
         self.output_mode = self.hello.get("output_mode", "deltas")
         self.capabilities = dict(self.hello.get("capabilities") or {})
 
@@ -149,7 +306,13 @@ class SubprocessFactory:
             return self._process
         if self._process is not None:
             self._process.stop()
-        process = _Process(self.command, validate=self.validate)
+        # The host imports a factory from where this process would have: its directory first.
+        path = [
+            self.launch.workdir,
+            *(entry for entry in sys.path if entry and os.path.isdir(entry)),
+        ]
+        environment = {"TOOLCONFORM_HOST_PATH": os.pathsep.join(path)}
+        process = _Process(self.argv, self.launch, environment)
         try:
             hello = process.request(
                 "hello",
@@ -159,33 +322,55 @@ class SubprocessFactory:
                 },
                 timeout=HELLO_TIMEOUT,
             )
-        except ProtocolCrash as error:
+        except AdapterCrash as error:
+            tail = process.stderr_tail()
             process.stop()
-            raise AdapterError(f"adapter {self.command!r} failed the handshake: {error}") from None
+            detail = f"; stderr: {tail}" if tail and "stderr:" not in str(error) else ""
+            raise AdapterError(
+                f"adapter {self.spec!r} failed the handshake: {error}{detail}"
+            ) from None
+        if "error" in hello:
+            process.stop()
+            message = (hello["error"] or {}).get("message", hello["error"])
+            raise AdapterError(f"adapter {self.spec!r} could not start: {message}")
         found = problems("hello_response", hello)
         if found:
             process.stop()
-            raise AdapterError(f"adapter {self.command!r} sent an invalid hello reply: {found[0]}")
+            raise AdapterError(f"adapter {self.spec!r} sent an invalid hello reply: {found[0]}")
         self._process, self.hello = process, hello
         return process
 
-    def call(self, kind: str, message: dict[str, Any], reply_kind: str) -> dict[str, Any]:
+    @property
+    def pid(self) -> int | None:
+        return self._process.popen.pid if self._process is not None else None
+
+    def cpu_seconds(self) -> float | None:
+        return self._process.cpu_seconds() if self._process is not None else None
+
+    def call(
+        self, kind: str, message: dict[str, Any], reply_kind: str, *, timeout: float | None = None
+    ) -> dict[str, Any]:
         """One request; a crash stops the program (the next call restarts it)."""
         process = self._ensure()
         try:
-            reply = process.request(kind, message, timeout=REQUEST_TIMEOUT)
+            reply = process.request(kind, message, timeout=timeout or REQUEST_TIMEOUT)
         except BaseException:
             self.kill()
             raise
         if "error" in reply:
-            raise ImplementationError(str((reply["error"] or {}).get("message", reply["error"])))
+            error = reply["error"]
+            if isinstance(error, dict):
+                raise ImplementationError(
+                    str(error.get("message", error)), str(error.get("kind", ""))
+                )
+            raise ImplementationError(str(error))
         if reply.get("skipped"):
-            if kind != "open":
+            if kind not in ("open", "run"):
                 raise AdapterOutputError(
                     f"replied 'skipped' to {kind}: a case may be skipped only in reply to open"
                 )
             raise SessionSkipped(str(reply.get("reason", "skipped by the implementation")))
-        if self.validate:
+        if self.launch.validate:
             found = problems(reply_kind, reply)
             if found:
                 self.kill()
@@ -193,9 +378,9 @@ class SubprocessFactory:
         return reply
 
     def kill(self) -> None:
+        """End the program now, without the farewell a hung or broken one cannot answer."""
         if self._process is not None:
-            self._process.popen.kill()
-            self._process.stop()
+            self._process.stop(graceful=False)
             self._process = None
 
     def __call__(
@@ -222,20 +407,28 @@ class SubprocessFactory:
         *,
         repeat: int = 1,
         tokenizer_family: str | None = None,
+        feed_timeout: float | None = None,
+        budget: float | None = None,
+        timeout: float | None = None,
     ) -> list[dict[str, Any]]:
-        """Several chunkings in one round trip, timed inside the implementation."""
-        reply = self.call(
-            "run",
-            {
-                "dialect": dialect,
-                "request": request,
-                "chunkings": chunkings,
-                "repeat": repeat,
-                "tokenizer_family": tokenizer_family,
-            },
-            "run_response",
-        )
-        return reply["results"]
+        """Several chunkings in one round trip, each in a fresh session."""
+        message: dict[str, Any] = {
+            "dialect": dialect,
+            "request": request,
+            "chunkings": chunkings,
+            "repeat": repeat,
+            "tokenizer_family": tokenizer_family,
+        }
+        if feed_timeout is not None:
+            message["feed_timeout"] = feed_timeout
+        if budget is not None:
+            message["budget"] = budget
+        reply = self.call("run", message, "run_response", timeout=timeout)
+        results = reply.get("results")
+        if not isinstance(results, list) or len(results) > len(chunkings):
+            self.kill()
+            raise ProtocolCrash(f"a run reply without one result per chunking: {str(reply)[:200]}")
+        return results
 
     def close(self) -> None:
         if self._process is not None:
@@ -273,8 +466,6 @@ class RemoteSession:
         return self._factory.call("parse", message, "parse_response")["message"]
 
 
-def start_subprocess_adapter(spec: str, command: str, *, validate: bool | None = None) -> Adapter:
+def start_program_adapter(spec: str, argv: Sequence[str], launch: Launch) -> Adapter:
     """Start the program, shake hands, and wrap it as an adapter."""
-    if validate is None:
-        validate = bool(os.environ.get("TOOLCONFORM_VALIDATE_PROTOCOL"))
-    return Adapter.from_factory(spec, SubprocessFactory(command, validate=validate))
+    return Adapter.from_factory(spec, SubprocessFactory(spec, argv, launch))

@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ...reference import dialect_names
-from ..adapters import AdapterError, load_adapter
+from ..adapters import AdapterError, load_in_process
 from ..errors import UsageError
 from ..report import write_report
 
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         adapters = []
         for spec in specs:
             try:
-                adapters.append(load_adapter(spec))
+                adapters.append(load_in_process(spec))
             except AdapterError as error:
                 raise UsageError(str(error)) from None
         for adapter in adapters:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import fnmatch
+import json
 import math
 import os
 import shlex
+import signal
 import sys
 import threading
 import time
@@ -29,6 +31,7 @@ from rich.text import Text
 
 from ...reference import dialect_names
 from ..adapters import AdapterError, load_adapter
+from ..adapters.subprocess import Launch, sandbox_available
 from ..cases import KINDS, Case, builtin_corpus, load_cases
 from ..chunkings import chunking_model
 from ..corpus_build import corpus_identity
@@ -36,9 +39,20 @@ from ..errors import UsageError
 from ..execution import DECLARED, CaseResult, Failure
 from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
 from ..generated import generated_cases
+from ..identity import adapter_identity
+from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
-from ..render import badge_svg, percent, render_html, render_markdown
-from ..report import Coverage, Report, check_report_directory, report_json_text, write_report
+from ..processes import contained
+from ..render import percent, report_files
+from ..report import (
+    SANDBOXED,
+    SELF_ATTESTED,
+    Coverage,
+    Report,
+    check_report_directory,
+    report_json_text,
+    write_report,
+)
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
 HEARTBEAT_SECONDS = 30.0
@@ -107,6 +121,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="write report.json, report.md, report.html and badge.svg here",
     )
     parser.add_argument(
+        "--junit",
+        metavar="FILE",
+        type=Path,
+        help="also write the run as JUnit XML (one test per case, the gate as one more)",
+    )
+    parser.add_argument(
         "--corpus",
         metavar="FILE",
         type=Path,
@@ -141,6 +161,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="seconds one case may take (default 300)",
     )
     parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=8.0,
+        metavar="GIB",
+        help="address space each adapter program may use, in GiB (default 8; 0: no limit)",
+    )
+    parser.add_argument(
+        "--output-limit",
+        type=float,
+        default=16.0,
+        metavar="MIB",
+        help="the largest reply an adapter program may send, in MiB (default 16): a larger "
+        "one fails its case (run.output-limit) and the run goes on",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the adapter programs under bubblewrap: no network, a read-only file system "
+        "but their scratch directory, the corpus, expectations and report hidden; the report "
+        "says 'sandboxed' instead of 'self-attested'",
+    )
+    parser.add_argument(
         "--allow-skips",
         action="store_true",
         help="cases the adapter refuses (skips) in dialects it supports do not fail the run; "
@@ -156,12 +198,35 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Certify; every process the run starts (adapter programs, whatever they detach) is
+    gone when this returns."""
+    with contained():
+        return _certify(args)
+
+
+def _certify(args: argparse.Namespace) -> int:
     # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
     out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
     _check_options(args)
+    corpus_path = (args.corpus or builtin_corpus()).resolve()
+    launch = Launch(
+        memory_limit=int(args.memory_limit * 2**30) or None,
+        output_limit=int(args.output_limit * 2**20),
+        sandbox=args.sandbox,
+        hidden=tuple(
+            str(path)
+            for path in (
+                corpus_path.parent,
+                builtin_corpus().parent.parent,  # the corpus package: case files too
+                args.expectations,
+                args.report,
+            )
+            if path is not None
+        ),
+    )
     try:
-        adapter = load_adapter(args.adapter)
+        adapter = load_adapter(args.adapter, launch)
     except AdapterError as error:
         raise UsageError(str(error)) from None
     implementation = dict(adapter.implementation)
@@ -169,7 +234,6 @@ def run(args: argparse.Namespace) -> int:
         implementation["dialects"] = adapter.dialects  # how each dialect is configured
     adapter.close()
 
-    corpus_path = args.corpus or builtin_corpus()
     all_cases = _load_corpus(corpus_path)
     expectations = Expectations()
     if args.expectations and (args.expectations.exists() or not args.update_expectations):
@@ -209,6 +273,17 @@ def run(args: argparse.Namespace) -> int:
             allow_skips=args.allow_skips,
         ),
         warnings=warnings,
+        isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
+        identity=adapter_identity(args.adapter, implementation),
+        options={
+            "generated": generated,
+            "robustness": args.robustness,
+            "feed_timeout": args.feed_timeout,
+            "case_timeout": args.case_timeout,
+            "allow_skips": args.allow_skips,
+            "output_limit_mib": args.output_limit,
+            "memory_limit_gib": args.memory_limit,
+        },
     )
     for warning in warnings:
         err.print(f"warning: {warning}", markup=False)
@@ -221,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
         feed_timeout=args.feed_timeout,
         robustness=args.robustness,
         chunking_models=tuple(models.values()),
+        launch=launch,
     )
     _run_with_progress(err, cases, config, report, f"{args.adapter} ({args.mode})")
     report.finished = _dt.datetime.now(_dt.UTC)
@@ -245,16 +321,12 @@ def run(args: argparse.Namespace) -> int:
     data = report.to_json()
     _summary(out, data, report)
 
+    json_text = report_json_text(report)
+    if args.junit:
+        write_report(args.junit.parent, [(args.junit.name, render_junit(json.loads(json_text)))])
+        err.print(f"JUnit XML written to {args.junit}", markup=False)
     if args.report:
-        write_report(
-            args.report,
-            [
-                ("report.json", report_json_text(report)),
-                ("report.md", render_markdown(data)),
-                ("report.html", render_html(data)),
-                ("badge.svg", badge_svg(data)),
-            ],
-        )
+        write_report(args.report, report_files(json_text))
         err.print(
             f"report written to {args.report}/ (report.json, report.md, report.html, badge.svg)",
             markup=False,
@@ -275,8 +347,23 @@ def _check_options(args: argparse.Namespace) -> None:
             raise UsageError(f"{option} {value:g} must be a positive number of seconds")
     if args.generated is not None and args.generated < 0:
         raise UsageError(f"--generated {args.generated} must be at least 0")
+    if args.junit is not None:
+        if args.junit.is_dir():
+            raise UsageError(f"--junit {args.junit}: is a directory (name the XML file)")
+        check_report_directory(args.junit.parent)
+        args.junit = args.junit.resolve()
     if args.report is not None:
         check_report_directory(args.report)
+        # Absolute now: nothing the run starts can move where the report goes.
+        args.report = args.report.resolve()
+    if args.memory_limit < 0 or not math.isfinite(args.memory_limit):
+        raise UsageError(f"--memory-limit {args.memory_limit:g} must be 0 (none) or more GiB")
+    if args.output_limit <= 0 or not math.isfinite(args.output_limit):
+        raise UsageError(f"--output-limit {args.output_limit:g} must be a positive number of MiB")
+    if args.sandbox:
+        why = sandbox_available()
+        if why:
+            raise UsageError(f"--sandbox: {why}")
 
 
 def _load_corpus(path: Path) -> list[Case]:
@@ -335,12 +422,20 @@ def _run_with_progress(
             done += 1
             progress.update(task, advance=1, failures=failing)
 
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             run_cases(cases, config, collect)
         finally:
+            signal.signal(signal.SIGTERM, previous)
             stop.set()
             if beating is not None:
                 beating.join()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops the run as Ctrl-C does: workers and adapter programs are killed, no
+    report is written, and the previous complete report stays as it was."""
+    raise KeyboardInterrupt
 
 
 @dataclass

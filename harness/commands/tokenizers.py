@@ -88,8 +88,8 @@ def _tokenizers_module() -> ModuleType:
         from ...strategies import tokenizers
     except ImportError as error:
         raise UsageError(
-            f"the tokenizer families need the 'tokenizers' extra ({error.name} is missing): "
-            "pip install 'toolconform[tokenizers]'"
+            f"the tokenizer families need the 'tokenizers' package ({error.name} is missing "
+            "from this environment): reinstall toolconform, e.g. pip install -e ."
         ) from None
     return tokenizers
 

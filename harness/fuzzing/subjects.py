@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 from ...reference import ParsedResponse, Request, get_dialect
-from ..adapters import load_adapter
+from ..adapters import load_in_process
 from ..adapters.base import Adapter
 from ..events import FinalResult, coalesce
 
@@ -65,7 +65,7 @@ class AdapterSubject:
 
     def __init__(self, spec: str) -> None:
         self.name = spec
-        self.adapter: Adapter = load_adapter(spec)
+        self.adapter: Adapter = load_in_process(spec)
 
     def complete(self, dialect: str, request: dict[str, Any], text: str) -> Result:
         session = self.adapter.open(dialect, request)

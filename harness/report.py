@@ -343,7 +343,11 @@ def write_report(
     directory = directory.resolve()
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    # mkdtemp makes the folder private (0700); a report folder is as readable as any other.
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        staging.chmod(0o777 & ~umask)
         for name, text in files:
             if text is None:
                 assert binary_from is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,103 @@ def test_errors_are_one_clear_line_with_status_2(
     assert status == 2
     assert err.startswith("toolconform: error: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+AFTER = OUTPUT + "Bye"
+PROGRAM = f"cmd:{sys.executable} {Path(__file__).with_name('protocol_program.py')}"
+
+
+def test_an_adapter_replays_the_chunks_and_is_diffed_against_the_reference(
+    capsys, tmp_path: Path
+) -> None:
+    path = tmp_path / "after.txt"
+    path.write_text(AFTER, encoding="utf-8")
+    spec = "tests.planted_bugs:drops_text_after_block"
+    status, out, err = run(
+        capsys,
+        "parse",
+        "--dialect",
+        "qwen3",
+        "--adapter",
+        spec,
+        "--chunking",
+        "aligned:4",
+        str(path),
+    )
+    assert status == 1
+    assert json.loads(out)["content"] == "Hi "  # the adapter's result, not the reference's
+    assert "--- reference" in err and f"+++ {spec}" in err
+    assert '-  "content": "Hi Bye",' in err and '+  "content": "Hi ",' in err
+
+
+def test_an_adapters_events_are_shown_per_chunk(capsys, tmp_path: Path) -> None:
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text(json.dumps(["<think>h", "m</think>x"]), encoding="utf-8")
+    status, out, err = run(
+        capsys, "parse", "--dialect", "qwen3", "--adapter", "reference", "--chunks", str(chunks),
+        "--events",
+    )  # fmt: skip
+    assert status == 0 and "the same result as the reference parser" in err
+    assert json.loads(out)["events"] == [
+        {"chunk": "<think>h", "events": [{"kind": "reasoning", "text": "h"}]},
+        {
+            "chunk": "m</think>x",
+            "events": [{"kind": "reasoning", "text": "m"}, {"kind": "content", "text": "x"}],
+        },
+        {"finish": True, "events": []},
+    ]
+
+
+def test_a_protocol_program_replays_too(capsys, output_file: Path) -> None:
+    status, out, err = run(
+        capsys, "parse", "--dialect", "qwen3", "--adapter", PROGRAM, "--chunking", "aligned:3",
+        str(output_file),
+    )  # fmt: skip
+    assert status == 0, err
+    assert json.loads(out)["tool_calls"][0]["name"] == "get_weather"
+
+
+def test_an_adapter_that_raises_is_reported_with_the_chunk(capsys, tmp_path: Path) -> None:
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text(json.dumps(["Hello", " Bei", " you"]), encoding="utf-8")
+    status, _, err = run(
+        capsys,
+        "parse",
+        "--dialect",
+        "qwen3",
+        "--adapter",
+        f"{PROGRAM} error",
+        "--chunks",
+        str(chunks),
+    )
+    assert status == 1 and "raised ImplementationError at chunk 1: parser exploded" in err
+
+
+def test_an_adapter_without_the_dialect_is_a_usage_error(capsys, output_file: Path) -> None:
+    spec = "tests.planted_bugs:drops_text_after_block_by_design"
+    status, _, err = run(
+        capsys, "parse", "--dialect", "qwen25", "--adapter", spec, str(output_file)
+    )
+    assert status == 2 and "does not support dialect 'qwen25'" in err
+
+
+def test_character_chunks_that_cut_a_tag_say_what_the_reference_does(
+    capsys, output_file: Path
+) -> None:
+    status, out, err = run(
+        capsys, "parse", "--dialect", "qwen3", "--chunking", "chars:3", str(output_file)
+    )
+    assert status == 0 and json.loads(out)["tool_calls"] == []  # the tags were read as text
+    assert "'<tool_call>'" in err and "seed 000" in err
+    assert "--chunking aligned:3" in err and "toolconform tokenizers split" in err
+    status, _, err = run(
+        capsys, "parse", "--dialect", "qwen3", "--chunking", "aligned:3", str(output_file)
+    )
+    assert status == 0 and err == ""
+
+
+def test_character_chunks_that_cut_no_tag_say_nothing(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "plain.txt"
+    path.write_text("just some prose", encoding="utf-8")
+    status, _, err = run(capsys, "parse", "--dialect", "qwen3", "--chunking", "chars:2", str(path))
+    assert status == 0 and err == ""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import base64
-import html
 from pathlib import Path
 from typing import Any
+
+from ..html_page import page
 
 FLOOR = "noop"
 SUPER_LINEAR = 1.2
@@ -55,7 +56,7 @@ def headline(data: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str
     return adapters, dialects, cells
 
 
-def _exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
+def headline_exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
     """adapter × dialect: the exponent on the headline chunking."""
     out = {}
     for row in data["scaling"]:
@@ -68,7 +69,7 @@ def render_markdown(
     data: dict[str, Any], *, command: str, plots: list[Path], comparison: list | None = None
 ) -> str:
     adapters, dialects, cells = headline(data)
-    exponents = _exponents(data)
+    exponents = headline_exponents(data)
     machine = data["machine"]
     lines = [
         "# toolconform throughput report",
@@ -177,50 +178,26 @@ def _number(value: float | None) -> str:
 
 
 def render_html(markdown_text: str, plots: list[Path]) -> str:
-    """The Markdown report as a self-contained page, plots inlined as PNG."""
+    """The Markdown report as one self-contained page (CommonMark with tables, by
+    markdown-it-py): plots inlined as PNG, wide tables scrolling in their own box."""
+    from markdown_it import MarkdownIt
+
     images = {plot.name: base64.b64encode(plot.read_bytes()).decode() for plot in plots}
-    body = []
-    in_table = False
-    for line in markdown_text.splitlines():
-        if line.startswith("|"):
-            cells = [html.escape(c.strip().strip("`")) for c in line.strip("|").split("|")]
-            if set(line.replace("|", "").strip()) <= {"-"}:
-                continue
-            if not in_table:
-                body.append("<table>")
-                in_table = True
-                body.append("<tr>" + "".join(f"<th>{c}</th>" for c in cells) + "</tr>")
-            else:
-                body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-            continue
-        if in_table:
-            body.append("</table>")
-            in_table = False
-        if line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("!["):
-            name = line[line.index("(") + 1 : -1]
-            if name in images:
-                body.append(
-                    f"<img alt='{html.escape(name)}' src='data:image/png;base64,{images[name]}'>"
-                )
-        elif line.startswith("- "):
-            body.append(f"<li>{html.escape(line[2:])}</li>")
-        elif line:
-            body.append(f"<p>{html.escape(line)}</p>")
-    if in_table:
-        body.append("</table>")
-    style = (
-        "body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}"
-        "table{border-collapse:collapse;font-size:.85rem}"
-        "td,th{border:1px solid #ccc;padding:.2rem .4rem}"
-        "th{background:#f4f4f4}img{max-width:100%}"
-    )
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>toolconform throughput</title><style>{style}</style></head><body>"
-        + "\n".join(body)
-        + "</body></html>\n"
-    )
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    rules = markdown.renderer.rules
+    render_image = rules["image"]
+
+    def image(tokens, index, options, env):  # type: ignore[no-untyped-def]
+        source = str(tokens[index].attrGet("src"))
+        if source in images:
+            tokens[index].attrSet("src", f"data:image/png;base64,{images[source]}")
+        return render_image(tokens, index, options, env)
+
+    rules["image"] = image
+    rules["table_open"] = lambda *_: "<div class='scroll'><table>\n"
+    rules["table_close"] = lambda *_: "</table></div>\n"
+    return page("toolconform throughput report", markdown.render(markdown_text), style=_STYLE)
+
+
+#: Figures stay on one line: a number and its multiple of the floor read as one value.
+_STYLE = "td{white-space:nowrap}"

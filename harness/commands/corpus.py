@@ -11,12 +11,13 @@ from rich.console import Console
 from rich.table import Table
 
 from ...reference import Request, get_dialect
-from ..cases import KINDS, Expectation
+from ..cases import KINDS, LEVELS, Expectation
 from ..corpus_build import build, corpus_root, load_compiled, skeleton
 from ..errors import UsageError
 from ..events import FinalResult, Snapshot, coalesce, events_from_snapshots
 from ..execution import CaseResult
 from ..inputs import read_text, read_tools
+from ..listing import add_format_argument, print_json, print_table
 from ..pool import PoolConfig, run_cases
 
 
@@ -75,6 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     stats = actions.add_parser("stats", help="case counts by dialect × kind × level")
     stats.add_argument("--root", type=Path, help="corpus folder (default: the package's)")
+    add_format_argument(stats)
     stats.set_defaults(run=run_stats)
 
 
@@ -193,26 +195,29 @@ def run_new(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     jsonl, _, problems = build(args.root or corpus_root())
     cases = load_compiled(jsonl)
+    rows: dict[str, dict[str, int]] = {}
+    for case in cases:
+        row = rows.setdefault(case.dialect, dict.fromkeys((*KINDS, *LEVELS), 0))
+        row[case.kind] += 1
+        row[case.level] += 1
+    if problems:
+        Console(stderr=True).print(
+            f"{len(problems)} source problem(s): run toolconform corpus validate"
+        )
+    if args.format == "json":
+        print_json({"cases": len(cases), "dialects": {d: rows[d] for d in sorted(rows)}})
+        return 0
     table = Table(title=f"toolconform corpus: {len(cases)} cases")
     table.add_column("dialect")
     for kind in KINDS:
         table.add_column(kind, justify="right")
     table.add_column("must/should/may", justify="right")
-    rows: dict[str, dict[str, int]] = {}
-    for case in cases:
-        row = rows.setdefault(case.dialect, {})
-        row[case.kind] = row.get(case.kind, 0) + 1
-        row[case.level] = row.get(case.level, 0) + 1
     for dialect in sorted(rows):
         row = rows[dialect]
         table.add_row(
             dialect,
-            *(str(row.get(kind, 0)) for kind in KINDS),
-            f"{row.get('must', 0)}/{row.get('should', 0)}/{row.get('may', 0)}",
+            *(str(row[kind]) for kind in KINDS),
+            "/".join(str(row[level]) for level in LEVELS),
         )
-    Console().print(table)
-    if problems:
-        Console(stderr=True).print(
-            f"{len(problems)} source problem(s): run toolconform corpus validate"
-        )
+    print_table(table)
     return 0

@@ -1,13 +1,15 @@
 """``toolconform fuzz``: coverage-guided fuzzing of a target, and triage of what it finds.
 
-    toolconform fuzz TARGET [--seconds N] [--jobs N] [--engine auto|atheris|hypothesis]
-    toolconform fuzz triage CRASH [CRASH …] [--target NAME]
+    toolconform fuzz run TARGET [--seconds N] [--jobs N] [--keep-going] [--engine …]
+    toolconform fuzz triage FILE… [--target NAME] [--root DIR] [--regressions DIR]
     toolconform fuzz artifacts OUTDIR        # dictionaries and seed corpora, for OSS-Fuzz builds
     toolconform fuzz list
 
 A run keeps its state in ``--workdir`` (``.toolconform-fuzz/TARGET``): the generated
 dictionary and seeds, the growing work corpus, the findings (``artifacts/``) and the full
-libFuzzer log.
+libFuzzer log. It stops at the first failure unless ``--keep-going``, and reports each
+distinct failure once (``fuzzing.findings``: the same check on the same minimal input is
+one failure; the other inputs' files go to ``artifacts/duplicates/``).
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ from rich.table import Table
 from ..corpus_build import corpus_root
 from ..errors import UsageError
 from ..fuzzing.families import FAMILIES, target_names
+from ..listing import add_format_argument, cell, print_json, print_table
 
 INSTALL_HINT = (
     "atheris is not installed: pip install 'toolconform[fuzz]' "
     "(Linux x86-64 wheels, Python 3.11–3.14)"
 )
-_ACTIONS = ("triage", "artifacts", "list")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -37,74 +39,99 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "fuzz",
         help="fuzz a dialect family (atheris, or Hypothesis without it); triage findings",
         description=(
-            "Fuzz TARGET (a dialect family, or 'adapter' for any parser named by "
-            "TOOLCONFORM_FUZZ_ADAPTER) with structure-aware inputs and per-execution oracles. "
-            "'fuzz triage CRASH…' minimises findings into corpus cases; 'fuzz artifacts "
+            "'fuzz run TARGET' fuzzes a dialect family, or 'adapter' for any parser named by "
+            "TOOLCONFORM_FUZZ_ADAPTER, with structure-aware inputs and per-execution oracles; "
+            "'fuzz triage FILE…' minimises findings into corpus cases; 'fuzz artifacts "
             "OUTDIR' writes dictionaries and seed corpora; 'fuzz list' shows the targets."
         ),
     )
-    parser.add_argument("target", metavar="TARGET", help="a target, or triage / artifacts / list")
-    parser.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="triage: finding files; artifacts: the output folder",
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+
+    run_parser = actions.add_parser(
+        "run",
+        help="fuzz one target; stop at the first failure unless --keep-going",
+        description=(
+            "Fuzz TARGET for --seconds. The run stops at the first failure unless "
+            "--keep-going, and reports each distinct failure once (same check, same minimal "
+            "input). Exit status 1 when something was found."
+        ),
     )
-    parser.add_argument("--seconds", type=int, default=60, help="run time (default 60)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
-    parser.add_argument(
+    run_parser.add_argument("target", metavar="TARGET", help="a target (see 'fuzz list')")
+    run_parser.add_argument("--seconds", type=int, default=60, help="run time (default 60)")
+    run_parser.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
+    run_parser.add_argument(
         "--keep-going",
         action="store_true",
-        help="collect every finding instead of stopping at the first (always with --jobs > 1)",
+        help="go on after a failure and collect every distinct one (always with --jobs > 1)",
     )
-    parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
-    parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
-    parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
-    parser.add_argument(
-        "--target",
-        dest="triage_target",
-        metavar="NAME",
-        help="triage: the target that found it (default: from the path)",
+    run_parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
+    run_parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
+    run_parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
+    run_parser.set_defaults(run=_run)
+
+    triage = actions.add_parser(
+        "triage",
+        help="minimise findings into readable corpus cases and regressions",
+        description=(
+            "Replay each finding, shrink it to a minimal input and write it as a corpus case "
+            "(provenance: fuzz) and a regression record. Options may come before, between "
+            "or after the files."
+        ),
     )
-    parser.add_argument("--root", type=Path, help="triage: corpus folder (default: the package's)")
-    parser.add_argument(
+    triage.add_argument("files", nargs="*", metavar="FILE", help="finding files")
+    triage.add_argument(
+        "--target", metavar="NAME", help="the target that found them (default: from the path)"
+    )
+    triage.add_argument("--root", type=Path, help="corpus folder (default: the package's)")
+    triage.add_argument(
         "--regressions",
         type=Path,
-        help="triage: where regression records go (default fuzz/regressions next to the corpus)",
+        help="where regression records go (default fuzz/regressions next to the corpus)",
     )
-    parser.set_defaults(run=run)
+    triage.set_defaults(run=_triage, intermixed="files")
+
+    listing = actions.add_parser("list", help="the targets and their dialects")
+    add_format_argument(listing)
+    listing.set_defaults(run=_list)
+
+    artifacts = actions.add_parser(
+        "artifacts",
+        help="write each target's dictionary and seed corpus (OSS-Fuzz, ClusterFuzzLite)",
+    )
+    artifacts.add_argument("out", type=Path, metavar="OUTDIR", help="the output folder")
+    artifacts.set_defaults(run=_artifacts)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.target == "list":
-        return _list()
-    if args.target == "triage":
-        return _triage(args)
-    if args.target == "artifacts":
-        return _artifacts(args)
-    if args.paths:
-        raise UsageError(f"unexpected arguments after the target: {' '.join(args.paths)}")
+def _run(args: argparse.Namespace) -> int:
     if args.seconds < 1 or args.jobs < 1:
         raise UsageError("--seconds and --jobs must be at least 1")
+    from ..fuzzing.findings import Findings
     from ..fuzzing.target import build_target
 
     target = build_target(args.target)
     workdir = args.workdir or Path(".toolconform-fuzz") / args.target
     engine = _engine(args.engine)
-    console = Console(stderr=True, soft_wrap=True)
+    console = Console(stderr=True, soft_wrap=True, highlight=False)
+    stop = "collecting every distinct failure" if args.keep_going else "until the first failure"
     console.print(
-        f"fuzzing [bold]{target.name}[/] ({', '.join(target.dialects)}) with {engine} "
-        f"for {args.seconds} s, {args.jobs} job(s); state in {workdir}"
+        f"fuzzing {target.name} ({', '.join(target.dialects)}) with {engine} for "
+        f"{args.seconds} s, {args.jobs} job(s), {stop}; state in {workdir}",
+        markup=False,
     )
+    findings = Findings(target)
     if engine == "atheris":
         progress, code = _run_atheris(target, workdir, args, console)
+        with console.status("") as status:
+            for number, path in enumerate(progress.findings, 1):
+                status.update(f"deduplicating finding {number} of {len(progress.findings)}")
+                findings.add(path)
     else:
-        progress, code = _run_hypothesis(target, workdir, args, console), 0
-    _summary(console, target.name, engine, progress, workdir)
+        progress, code = _run_hypothesis(target, workdir, args, console, findings), 0
+    _summary(console, target.name, engine, progress, workdir, findings)
     if code not in (0, 1, 77) and not progress.findings:  # libFuzzer itself failed
         console.print(f"libFuzzer exited with {code}: see {workdir / 'libfuzzer.log'}")
         return 2
-    return 1 if progress.findings else 0
+    return 1 if findings.distinct else 0
 
 
 def _engine(choice: str) -> str:
@@ -179,7 +206,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
         return fuzz_run.run(lambda p: status.update(_status(p, args.seconds)))
 
 
-def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Console):  # type: ignore[no-untyped-def]
+def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Console, findings):  # type: ignore[no-untyped-def]
     from ..fuzzing.artifacts import seed_inputs
     from ..fuzzing.engines import run_hypothesis
 
@@ -191,10 +218,12 @@ def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Co
             lambda p: status.update(_status(p, args.seconds)),
             seed=args.seed or 0,
             seeds=list(seed_inputs(target).values()),
+            stop_after=None if args.keep_going else 1,
+            keep=lambda path: findings.add(path) is not None,
         )
 
 
-def _summary(console: Console, name: str, engine: str, progress, workdir: Path) -> None:  # type: ignore[no-untyped-def]
+def _summary(console: Console, name: str, engine: str, progress, workdir: Path, findings) -> None:  # type: ignore[no-untyped-def]
     table = Table(title=f"fuzz {name} ({engine})", show_header=False)
     table.add_row("time", f"{progress.seconds:.0f} s")
     average = progress.execs / max(progress.seconds, 1e-9)
@@ -208,24 +237,53 @@ def _summary(console: Console, name: str, engine: str, progress, workdir: Path) 
         table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")
     if progress.corpus is not None:
         table.add_row("corpus", f"{progress.corpus} inputs in {workdir / 'corpus'}")
-    table.add_row("findings", str(len(progress.findings)))
+    duplicates = f" ({findings.duplicates} duplicates in artifacts/duplicates)"
+    table.add_row(
+        "distinct failures", f"{len(findings.distinct)}{duplicates if findings.duplicates else ''}"
+    )
     console.print(table)
-    for path in progress.findings:
-        console.print(f"  {path}  →  toolconform fuzz triage {path}", highlight=False)
+    for distinct in findings.distinct:
+        console.print(f"✗ {distinct.check}: {distinct.message[:300]}", markup=False)
+        if distinct.minimal is not None:
+            console.print(
+                f"  minimal chunks: {list(distinct.minimal.chunks)!r}"[:400], markup=False
+            )
+        console.print(f"  → toolconform fuzz triage {distinct.path}", markup=False)
 
 
-def _list() -> int:
-    table = Table(title="fuzz targets")
-    table.add_column("target")
-    table.add_column("dialects")
-    table.add_column("malformed block")
+def _list(args: argparse.Namespace) -> int:
+    rows = []
     for name in target_names():
         family = FAMILIES.get(name)
         if family is None:
-            table.add_row(name, "$TOOLCONFORM_FUZZ_ADAPTER's", "per dialect")
+            rows.append(
+                {
+                    "target": name,
+                    "dialects": "$TOOLCONFORM_FUZZ_ADAPTER's",
+                    "invalid": "per dialect",
+                }
+            )
         else:
-            table.add_row(name, ", ".join(family.dialects), family.invalid_policy)
-    Console().print(table)
+            rows.append(
+                {
+                    "target": name,
+                    "dialects": list(family.dialects),
+                    "invalid": family.invalid_policy,
+                }
+            )
+    if args.format == "json":
+        print_json(rows)
+        return 0
+    table = Table(title="fuzz targets")
+    table.add_column("target")
+    table.add_column("dialects", overflow="fold")
+    table.add_column("malformed block")
+    for row in rows:
+        dialects = (
+            row["dialects"] if isinstance(row["dialects"], str) else ", ".join(row["dialects"])
+        )
+        table.add_row(cell(row["target"]), cell(dialects), cell(row["invalid"]))
+    print_table(table)
     return 0
 
 
@@ -235,9 +293,7 @@ def _artifacts(args: argparse.Namespace) -> int:
     from ..fuzzing.artifacts import dictionary_text, seed_inputs
     from ..fuzzing.target import build_target
 
-    if len(args.paths) != 1:
-        raise UsageError("fuzz artifacts takes one output folder")
-    out = Path(args.paths[0])
+    out = args.out
     out.mkdir(parents=True, exist_ok=True)
     for name in target_names():
         target = build_target(name)
@@ -255,31 +311,30 @@ def _triage(args: argparse.Namespace) -> int:
     from ..fuzzing.target import build_target
     from ..fuzzing.triage import triage, write
 
-    if not args.paths:
+    if not args.files:
         raise UsageError("fuzz triage needs at least one finding file")
-    console = Console(stderr=True, soft_wrap=True)
+    console = Console(stderr=True, soft_wrap=True, highlight=False)
     root = args.root or corpus_root()
     regressions = args.regressions or root.parent / "fuzz" / "regressions"
     status = 0
-    for raw in args.paths:
+    for raw in args.files:
         path = Path(raw)
         if not path.is_file():
             raise UsageError(f"{path}: no such finding file")
-        name = args.triage_target or _target_from_path(path)
+        name = args.target or _target_from_path(path)
         target = build_target(name)
-        triaged = triage(target, path.read_bytes())
+        with console.status(f"{path}: replaying and minimising (up to two minutes)"):
+            triaged = triage(target, path.read_bytes())
         if triaged is None:
-            console.print(f"{path}: passes every oracle now (fixed?); nothing written")
+            console.print(
+                f"{path}: passes every oracle now (fixed?); nothing written", markup=False
+            )
             continue
         write(triaged, target, root, regressions)
         status = 1
-        console.print(
-            f"[red]{triaged.check}[/] ({triaged.finding_id}): {triaged.message}", highlight=False
-        )
-        console.print(
-            f"  minimal chunking: {list(triaged.minimal.chunks)!r}"[:2000], highlight=False
-        )
-        console.print(f"  wrote {triaged.case_path} and {triaged.regression_path}")
+        console.print(f"{triaged.check} ({triaged.finding_id}): {triaged.message}", markup=False)
+        console.print(f"  minimal chunking: {list(triaged.minimal.chunks)!r}"[:2000], markup=False)
+        console.print(f"  wrote {triaged.case_path} and {triaged.regression_path}", markup=False)
     if status:
         console.print(
             "review the case, fix the parser if it is at fault, then run "

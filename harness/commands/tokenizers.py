@@ -14,12 +14,12 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 
 from ...reference import dialect_names, get_dialect
 from ..errors import UsageError
 from ..inputs import read_text
+from ..listing import add_format_argument, cell, print_json, print_table
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -46,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "skip_special_tokens removes it (this loads those families)."
         ),
     )
-    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_format_argument(listing)
     listing.set_defaults(run=run_list)
 
     split = actions.add_parser(
@@ -146,15 +146,16 @@ def run_list(args: argparse.Namespace) -> int:
                 "dialects": dialects,
             }
         )
-    if args.json:
-        json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+    if args.format == "json":
+        print_json(rows)
         return 0
     table = Table(title="toolconform tokenizer families")
     table.add_column("family", style="bold")
     table.add_column("status")
     table.add_column("source")
-    table.add_column("dialect markers (tokens; special = vanishes with skip_special_tokens)")
+    table.add_column(
+        "dialect markers (tokens; special = vanishes with skip_special_tokens)", overflow="fold"
+    )
     for row in rows:
         markers = "\n".join(
             f"{dialect}: {report['marker']!r} {report['tokens']} token"
@@ -163,9 +164,11 @@ def run_list(args: argparse.Namespace) -> int:
             for dialect, reports in row["dialects"].items()
             for report in reports
         )
-        status = row["status"] if row["status"] == "faithful" else f"[red]{row['status']}[/red]"
-        table.add_row(row["family"], status, row["source"], markers or "—")
-    Console().print(table)
+        status = cell(row["status"])
+        if row["status"] != "faithful":
+            status.stylize("red")
+        table.add_row(cell(row["family"]), status, cell(row["source"]), cell(markers or "—"))
+    print_table(table)
     return 0
 
 

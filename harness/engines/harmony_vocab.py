@@ -18,6 +18,8 @@ from importlib import util
 from pathlib import Path
 from typing import Any
 
+from ...strategies.cache import cache_dir as toolconform_cache
+
 #: The variable openai-harmony reads, and the file name it expects in that folder.
 ENCODINGS_BASE = "TIKTOKEN_ENCODINGS_BASE"
 O200K_FILE = "o200k_base.tiktoken"
@@ -29,9 +31,8 @@ _PACKAGED = Path("data") / "o200k_base.tiktoken.gz"
 
 
 def cache_dir() -> Path:
-    """Where the unpacked vocabulary is kept (``TOOLCONFORM_CACHE`` or ``~/.cache``)."""
-    root = os.environ.get("TOOLCONFORM_CACHE") or Path.home() / ".cache" / "toolconform"
-    return Path(root) / "tiktoken"
+    """Where the unpacked vocabulary is kept: ``tiktoken/`` in toolconform's cache."""
+    return toolconform_cache() / "tiktoken"
 
 
 def use_local_encodings() -> Path:

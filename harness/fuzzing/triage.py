@@ -101,7 +101,8 @@ def replay(target: Target, data: bytes) -> Finding | None:
     return None
 
 
-def _failure(target: Target, fuzz_input: FuzzInput, *, linear: bool = False) -> Finding | None:
+def failure_of(target: Target, fuzz_input: FuzzInput, *, linear: bool = False) -> Finding | None:
+    """The oracle failure of ``fuzz_input`` (the linear-time one alone with ``linear``)."""
     policy = target.policy(fuzz_input.dialect)
     try:
         with _time_limit(REPLAY_SECONDS):
@@ -170,7 +171,7 @@ def minimise(
     def fails(candidate: FuzzInput) -> bool:
         if time.monotonic() > deadline:
             return False
-        finding = _failure(target, candidate)
+        finding = failure_of(target, candidate)
         return finding is not None and finding.check == check_id
 
     return _minimise_chunks(plain, fails)
@@ -245,7 +246,7 @@ def _minimise_pieces(
     index = len(items) - 1
     while index >= 0 and time.monotonic() < deadline:
         trial = items[:index] + items[index + 1 :]
-        finding = _failure(target, build(trial))
+        finding = failure_of(target, build(trial))
         if finding is not None and finding.check == check_id:
             items = trial
         index -= 1
@@ -261,7 +262,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
     for index in sorted(repetitions, key=lambda i: -len(pieces[i])):
         only = tuple(i == index for i in range(len(pieces)))
         trial = _timing_input(replace(fuzz_input, repeats=only), pieces)
-        if _failure(target, trial, linear=True) is not None:
+        if failure_of(target, trial, linear=True) is not None:
             current = trial
             break
     if current is None:
@@ -273,7 +274,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
             trial_pieces = pieces[:index] + pieces[index + 1 :]
             repeats = current.repeats[:index] + current.repeats[index + 1 :]
             trial = _timing_input(replace(current, repeats=repeats), trial_pieces)
-            if _failure(target, trial, linear=True) is not None:
+            if failure_of(target, trial, linear=True) is not None:
                 pieces, current = trial_pieces, trial
         index -= 1
     return current
@@ -423,7 +424,7 @@ def triage(target: Target, data: bytes, *, seconds: float = 120.0) -> Triaged | 
         return None
     original = target.decode(data)
     minimal = minimise(target, original, finding.check, seconds=seconds)
-    again = _failure(target, minimal, linear=finding.check == "perf.linear")
+    again = failure_of(target, minimal, linear=finding.check == "perf.linear")
     message = again.message if again is not None and again.check == finding.check else ""
     return Triaged(
         finding_id(target.name, data),

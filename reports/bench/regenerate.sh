@@ -4,7 +4,8 @@
 # own tox environment (its pinned CPU-only closure) on the same workloads; the runs merge
 # into reports/bench/. Then the reference alone in full mode (sizes up to 1 M characters) on
 # the long-string workload of every dialect, into reports/bench/reference-full/.
-# About an hour on a 2-core machine, half of it the full reference run.
+# About an hour on a 2-core machine, half of it the full reference run. Last, the static site
+# (reports/site/index.html) is rebuilt over every certification and throughput report.
 set -eu
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
@@ -24,3 +25,4 @@ toolconform bench --no-run --report reports/bench \
   --merge "$work/reference/bench.json" --merge "$work/lmdeploy/bench.json" \
   --merge "$work/sglang/bench.json" --merge "$work/vllm/bench.json"
 toolconform bench --full --shape long-string --report reports/bench/reference-full
+toolconform site reports/certification reports/bench --out reports/site

@@ -2,8 +2,10 @@
 # Regenerates the published certification reports (issue 8): for each engine, its tox
 # environment installs it, runs its adapter tests, and certifies each of its adapters in the
 # quick and full modes into reports/certification/ADAPTER-VERSION/ (certify_engine.py
-# --publish); the last one rewrites reports/README.md from every report.json.
+# --publish); the last one rewrites reports/README.md from every report.json. Then the static
+# site (reports/site/index.html) is rebuilt over every certification and throughput report.
 # Extra arguments go to certify_engine.py: --no-full, --jobs N, --update-expectations.
 set -eu
 cd "$(dirname "$0")/../.."
-exec tox -e lmdeploy,harmony,sglang,vllm -- --publish "$@"
+tox -e lmdeploy,harmony,sglang,vllm -- --publish "$@"
+toolconform site reports/certification reports/bench --out reports/site

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -208,6 +209,11 @@ def _converted(
         with FileLock(str(directory / f".{name}.lock")):
             if path.exists():
                 return Tokenizer.from_file(str(path))
+            print(
+                f"toolconform: building the {name} tokenizer (once: it is kept in {directory})",
+                file=sys.stderr,
+                flush=True,
+            )
             tokenizer = convert()
             with tempfile.NamedTemporaryFile(
                 "w", dir=directory, suffix=".tmp", delete=False

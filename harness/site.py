@@ -24,7 +24,8 @@ from typing import Any
 
 from .bench.render import FLOOR, SUPER_LINEAR, headline, headline_exponents
 from .html_page import page, scroll
-from .report_html import percent, raw_conformance, title
+from .render import percent
+from .report_html import raw_conformance, title
 
 CERTIFICATION = "report.json"
 THROUGHPUT = "bench.json"

@@ -194,11 +194,13 @@ class Host:
         ids = chunking.get("token_ids")
         start = time.perf_counter_ns()
         error = None
+        opened = False
         try:
             with _limit(feed_timeout):
                 session = self.open_session(
                     request["dialect"], request["request"], request.get("tokenizer_family")
                 )
+            opened = True
             for position, chunk in enumerate(chunking["chunks"]):
                 if budget is not None and (time.perf_counter_ns() - start) / 1e9 > budget:
                     error = {"kind": "budget", "message": f"past the budget of {budget:.1f} s"}
@@ -209,7 +211,7 @@ class Host:
                 with _limit(feed_timeout):
                     outputs.append(session.finish())
         except SessionSkipped as skipped:
-            if not outputs:
+            if not opened:
                 raise
             error = {"kind": "contract", "message": f"skipped after the session opened: {skipped}"}
         except _FeedTimeout as timeout:

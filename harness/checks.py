@@ -1,123 +1,61 @@
 """The catalogue of checks: every invariant of the contract, with a stable id.
 
-Each check has a level (must / should / may), the seed section it comes from, and the
-dialects it applies to (a policy per dialect: ``ds2api`` returns unknown names, so the
-filtering check does not apply to it). A check looks at one *run* — a case fed to the parser
-under one chunking — with the case's expectations and, where it needs an oracle, the
-reference parser's run on the same chunks.
+Each check has a level (must / should / may), the seed section it comes from, when it
+applies (a policy per dialect: ``ds2api`` returns unknown names, so the filtering check does
+not apply to it; arguments must be an object in valid cases) and its verdict: the catalogue
+drives the checks, ``verdicts`` is a loop over it. A check looks at one *run* — a case fed
+to the parser under one chunking — with the case's expectations and, where it needs an
+oracle, the reference parser's run on the same chunks. Runs end in a typed ``Outcome``.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..reference import Dialect, Request
 from .cases import Case, Expectation, call_differences, differences
-from .chunkings import ROBUSTNESS_TIER, Chunking
+from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking
 from .events import CALL_ARGS, CALL_BEGIN, CONTENT, REASONING, REWRITE, Event, FinalResult
 
 MUST, SHOULD, MAY = "must", "should", "may"
 _STRENGTH = {MUST: 3, SHOULD: 2, MAY: 1}
 
-OK = "ok"
-ERROR = "error"
-TIMEOUT = "timeout"
-CRASH = "crash"
-#: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
-CONTRACT = "contract"
-#: The adapter's output was larger than the run's output limit.
-LIMIT = "limit"
+
+class Outcome(StrEnum):
+    """How one run ended. Bowtie keeps these apart everywhere, and so do we: a result that is
+    wrong (judged by the checks), an error the parser raised, a hang, a dead or garbled
+    program, output in the wrong shape, output over its bound."""
+
+    OK = "ok"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    #: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
+    CONTRACT = "contract"
+    #: The adapter's output was larger than the run's output limit.
+    LIMIT = "limit"
+
+    @property
+    def check(self) -> str:
+        """The check a run that ended this way fails."""
+        return RUN_OUTCOME_CHECK[self]
+
+    @property
+    def status(self) -> str:
+        """The status a failure of such a run has in reports (``fail`` for a wrong result)."""
+        return "fail" if self is Outcome.OK else self.value
 
 
-@dataclass(frozen=True)
-class Check:
-    id: str
-    level: str
-    title: str
-    seed: str
-    description: str
-    #: Which dialects the check applies to.
-    applies: Callable[[Dialect], bool] = field(default=lambda dialect: True)
-    tier: str = "token"
-
-    def to_json(self) -> dict[str, str]:
-        return {
-            "id": self.id,
-            "level": self.level,
-            "title": self.title,
-            "seed": self.seed,
-            "description": self.description,
-            "tier": self.tier,
-        }
-
-
-def _filters(dialect: Dialect) -> bool:
-    return dialect.filters_unknown_names
-
-
-CATALOGUE: tuple[Check, ...] = (
-    Check("run.no-error", MUST, "no exception", "000 实现不变量",
-          "The parser does not raise on any chunking of any case."),
-    Check("run.no-timeout", MUST, "no hang", "000 实现不变量",
-          "Every feed and every case finishes within its time limit."),
-    Check("run.no-crash", MUST, "no crash", "000 实现不变量",
-          "The parser process does not die or print garbage (subprocess adapters)."),
-    Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
-          "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
-          "integer indices, …), and a case is skipped only when its session opens."),
-    Check("run.output-limit", MUST, "output within its bound", "000 实现不变量",
-          "No reply of the adapter is larger than the run's output limit (--output-limit)."),
-    Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
-          "The coalesced content equals the expected content: nothing lost, nothing added."),
-    Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
-          "The coalesced reasoning equals the expected reasoning."),
-    Check("result.calls", MUST, "calls are exact", "000 归一化工具调用输出",
-          "Names and arguments (as JSON values; order and duplicates where the case says "
-          "so) equal the expected calls."),
-    Check("result.complete-parse", MUST, "streamed = complete", "000 完整响应与流式响应",
-          "The streamed result equals the parser's own non-streaming result."),
-    Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
-          "The final result is the same as for the whole response in one chunk."),
-    Check("calls.identity-first", MUST, "identity first", "000 调用身份先行",
-          "A call's first event carries id, type 'function' and the name."),
-    Check("calls.name-once", MUST, "name once", "000 调用身份先行",
-          "A call's name is emitted exactly once, never in pieces."),
-    Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
-          "Call indices are 0, 1, 2 … in output order, after filtering."),
-    Check("calls.unknown-filtered", MUST, "unknown names filtered", "000 过滤与保留",
-          "No call carries a name the request did not offer.", applies=_filters),
-    Check("calls.arguments-object", MUST, "arguments are an object", "000 JSON 工具 payload",
-          "In a valid case every call's arguments are a JSON object; no arguments is '{}'."),
-    Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
-          "No protocol tag, whole or partial, appears in content or reasoning."),
-    Check("stream.append-only", MUST, "append-only", "000 归一化工具调用输出",
-          "Streamed text is never taken back (snapshot adapters)."),
-    Check("stream.progressive", SHOULD, "stable text released early", "000 实现不变量",
-          "After each chunk, what was emitted lags the oracle by at most the dialect's "
-          "longest tag."),
-    Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
-          "Time grows linearly with the output (pathological cases: time ratio bound)."),
-    Check("robustness.char-splits", MAY, "arbitrary character splits",
-          "000 与 token 边界对齐的标签前缀",
-          "The result survives splits that cut tags where no tokenizer does (informative).",
-          tier=ROBUSTNESS_TIER),
-)  # fmt: skip
-
-BY_ID = {check.id: check for check in CATALOGUE}
-RUN_OUTCOME_CHECK = {
-    ERROR: "run.no-error",
-    TIMEOUT: "run.no-timeout",
-    CRASH: "run.no-crash",
-    CONTRACT: "run.contract",
-    LIMIT: "run.output-limit",
-}
-
-
-def effective_level(check: Check, case: Case) -> str:
-    """A check counts at the weaker of its own level and the case's level."""
-    return min(check.level, case.level, key=lambda level: _STRENGTH[level])
+OK, ERROR, TIMEOUT, CRASH, CONTRACT, LIMIT = (
+    Outcome.OK,
+    Outcome.ERROR,
+    Outcome.TIMEOUT,
+    Outcome.CRASH,
+    Outcome.CONTRACT,
+    Outcome.LIMIT,
+)
 
 
 @dataclass
@@ -126,12 +64,13 @@ class Run:
 
     chunking: Chunking
     chunk_events: list[list[Event]]
-    outcome: str = OK
+    outcome: Outcome = OK
     error: str | None = None
     result: FinalResult | None = None
     complete: FinalResult | None = None
     seconds: float = 0.0
-    #: CPU time of this process: what an in-process parser cost, whatever else ran.
+    #: CPU time of the parser: its process's, in-process; its program tree's, measured from
+    #: outside, for an adapter program (the wall-clock time where that cannot be measured).
     cpu_seconds: float = 0.0
     #: The parser ran out of memory (a resource limit, not a wrong result).
     exhausted: bool = False
@@ -156,35 +95,200 @@ class CaseContext:
         return cls(case, dialect, tuple(expectations), allowed_names=allowed)
 
 
+class Judged:
+    """One completed run as the checks see it, with what several of them need computed once:
+    the expectation closest to the result, the events in order."""
+
+    def __init__(self, run: Run, context: CaseContext, out: dict[str, str | None]) -> None:
+        assert run.result is not None
+        self.run = run
+        self.context = context
+        self.result: FinalResult = run.result
+        #: The verdicts given so far (a check may depend on an earlier one's).
+        self.out = out
+        self._expectation: Expectation | None = None
+        self._events: list[Event] | None = None
+
+    @property
+    def expectation(self) -> Expectation:
+        if self._expectation is None:
+            self._expectation = _best_expectation(self.result, self.context.expectations)
+        return self._expectation
+
+    @property
+    def events(self) -> list[Event]:
+        if self._events is None:
+            self._events = [event for chunk in self.run.chunk_events for event in chunk]
+        return self._events
+
+
+#: What a check needs to give its verdict on a completed run: ``None`` passes.
+Verdict = Callable[[Judged], str | None]
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    level: str
+    title: str
+    seed: str
+    description: str
+    #: The verdict on a completed run; ``None`` for checks judged from how a run ended (the
+    #: ``run.*`` outcomes), from timings (``perf.linear``) or in their own tier.
+    verdict: Verdict | None = None
+    #: Whether the check applies to this run (its dialect's policy, its case's kind …).
+    applies: Callable[[Judged], bool] = field(default=lambda judged: True)
+    tier: str = "token"
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "id": self.id,
+            "level": self.level,
+            "title": self.title,
+            "seed": self.seed,
+            "description": self.description,
+            "tier": self.tier,
+        }
+
+
+def _content(judged: Judged) -> str | None:
+    result, expectation = judged.result, judged.expectation
+    if result.content != expectation.content:
+        return f"content {result.content!r}, expected {expectation.content!r}"
+    return None
+
+
+def _reasoning(judged: Judged) -> str | None:
+    result, expectation = judged.result, judged.expectation
+    if (result.reasoning or "") != (expectation.reasoning or ""):
+        return f"reasoning {result.reasoning!r}, expected {expectation.reasoning!r}"
+    return None
+
+
+def _calls(judged: Judged) -> str | None:
+    problems = call_differences(judged.expectation.calls, judged.result.calls)
+    return "; ".join(problems) if problems else None
+
+
+def _complete_parse(judged: Judged) -> str | None:
+    assert judged.run.complete is not None
+    return _same(judged.result, judged.run.complete, "complete parse")
+
+
+def _chunking_invariant(judged: Judged) -> str | None:
+    whole = judged.context.whole
+    assert whole is not None and whole.result is not None
+    return _same(judged.result, whole.result, "whole-response result")
+
+
+def _has_whole(judged: Judged) -> bool:
+    whole = judged.context.whole
+    return (
+        whole is not None and whole is not judged.run and whole.outcome == OK and bool(whole.result)
+    )
+
+
+CATALOGUE: tuple[Check, ...] = (
+    Check("run.no-error", MUST, "no exception", "000 实现不变量",
+          "The parser does not raise on any chunking of any case."),
+    Check("run.no-timeout", MUST, "no hang", "000 实现不变量",
+          "Every feed and every case finishes within its time limit."),
+    Check("run.no-crash", MUST, "no crash", "000 实现不变量",
+          "The parser process does not die or print garbage (subprocess adapters)."),
+    Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
+          "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
+          "integer indices, …), and a case is skipped only when its session opens."),
+    Check("run.output-limit", MUST, "output within its bound", "000 实现不变量",
+          "No reply of the adapter is larger than the run's output limit (--output-limit)."),
+    Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
+          "The coalesced content equals the expected content: nothing lost, nothing added.",
+          verdict=_content),
+    Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
+          "The coalesced reasoning equals the expected reasoning.", verdict=_reasoning),
+    Check("result.calls", MUST, "calls are exact", "000 归一化工具调用输出",
+          "Names and arguments (as JSON values; order and duplicates where the case says "
+          "so) equal the expected calls.", verdict=_calls),
+    Check("result.complete-parse", MUST, "streamed = complete", "000 完整响应与流式响应",
+          "The streamed result equals the parser's own non-streaming result.",
+          verdict=_complete_parse, applies=lambda judged: judged.run.complete is not None),
+    Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
+          "The final result is the same as for the whole response in one chunk.",
+          verdict=_chunking_invariant, applies=_has_whole),
+    Check("calls.identity-first", MUST, "identity first", "000 调用身份先行",
+          "A call's first event carries id, type 'function' and the name.",
+          verdict=lambda judged: _identity_first(judged.events)),
+    Check("calls.name-once", MUST, "name once", "000 调用身份先行",
+          "A call's name is emitted exactly once, never in pieces.",
+          verdict=lambda judged: _name_once(judged.events)),
+    Check("calls.stable-id", MUST, "one id per call", "000 调用身份先行",
+          "Every fragment of a call that carries an id carries the same one (a client "
+          "matches fragments, and later the tool's result, by it).",
+          verdict=lambda judged: _stable_ids(judged.events)),
+    Check("calls.unique-ids", MUST, "ids unique in a response", "000 调用身份先行",
+          "No two calls of one response share an id (a client maps each tool result back "
+          "to its call by id).", verdict=lambda judged: _unique_ids(judged.result)),
+    Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
+          "Call indices are 0, 1, 2 … in output order, after filtering.",
+          verdict=lambda judged: _dense(judged.events)),
+    Check("calls.unknown-filtered", MUST, "unknown names filtered", "000 过滤与保留",
+          "No call carries a name the request did not offer.",
+          verdict=lambda judged: _filtered(judged.result, judged.context.allowed_names),
+          applies=lambda judged: judged.context.dialect.filters_unknown_names),
+    Check("calls.arguments-object", MUST, "arguments are an object", "000 JSON 工具 payload",
+          "In a valid case every call's arguments are a JSON object; no arguments is '{}'.",
+          verdict=lambda judged: _arguments_objects(judged.result),
+          applies=lambda judged: judged.context.case.kind == "valid"),
+    Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
+          "No protocol tag, whole or partial, appears in content or reasoning.",
+          verdict=lambda judged: _leak(judged)),
+    Check("stream.append-only", MUST, "append-only", "000 归一化工具调用输出",
+          "Streamed text is never taken back (snapshot adapters).",
+          verdict=lambda judged: _append_only(judged.events)),
+    Check("stream.progressive", SHOULD, "stable text released early", "000 实现不变量",
+          "After each chunk, what was emitted lags the oracle by at most the dialect's "
+          "longest tag.", verdict=lambda judged: _progressive(judged),
+          applies=lambda judged: judged.context.oracle is not None
+          and judged.out.get("result.content") is None),
+    Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
+          "Time grows linearly with the output (pathological cases: time ratio bound)."),
+    Check("robustness.char-splits", MAY, "arbitrary character splits",
+          "000 与 token 边界对齐的标签前缀",
+          "The result survives splits that cut tags where no tokenizer does (informative).",
+          tier=ROBUSTNESS_TIER),
+)  # fmt: skip
+
+BY_ID = {check.id: check for check in CATALOGUE}
+RUN_OUTCOME_CHECK = {
+    ERROR: "run.no-error",
+    TIMEOUT: "run.no-timeout",
+    CRASH: "run.no-crash",
+    CONTRACT: "run.contract",
+    LIMIT: "run.output-limit",
+}
+
+
+def effective_level(check: Check, case: Case) -> str:
+    """A check counts at the weaker of its own level and the case's level."""
+    return min(check.level, case.level, key=lambda level: _STRENGTH[level])
+
+
 def verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
-    """Each applicable check's verdict on one run: ``None`` passes, a string says why not."""
+    """Each applicable check's verdict on one run: ``None`` passes, a string says why not.
+
+    A run that did not complete fails the check of how it ended; a completed one passes
+    every ``run.*`` check and gets each catalogue check's verdict, in catalogue order.
+    """
     if run.chunking.tier == ROBUSTNESS_TIER:
         if run.outcome != OK:
             return {"robustness.char-splits": f"{run.outcome}: {run.error}"}
         return {"robustness.char-splits": _best_mismatch(run.result, context.expectations)}
     if run.outcome != OK:
-        return {RUN_OUTCOME_CHECK[run.outcome]: run.error or run.outcome}
+        return {Outcome(run.outcome).check: run.error or str(run.outcome)}
     out: dict[str, str | None] = {check: None for check in RUN_OUTCOME_CHECK.values()}
-    result = run.result
-    assert result is not None
-    out.update(_result_checks(result, context.expectations))
-    if run.complete is not None:
-        out["result.complete-parse"] = _same(result, run.complete, "complete parse")
-    whole = context.whole
-    if whole is not None and whole is not run and whole.outcome == OK and whole.result:
-        out["result.chunking-invariant"] = _same(result, whole.result, "whole-response result")
-    events = [event for chunk in run.chunk_events for event in chunk]
-    out["calls.identity-first"] = _identity_first(events)
-    out["calls.name-once"] = _name_once(events)
-    out["calls.dense-indices"] = _dense(events)
-    if context.dialect.filters_unknown_names:
-        out["calls.unknown-filtered"] = _filtered(result, context.allowed_names)
-    if context.case.kind == "valid":
-        out["calls.arguments-object"] = _arguments_objects(result)
-    out["text.no-protocol-leak"] = _leak(result, context)
-    out["stream.append-only"] = _append_only(events)
-    if context.oracle is not None and out["result.content"] is None:
-        out["stream.progressive"] = _progressive(run, context)
+    judged = Judged(run, context, out)
+    for check in CATALOGUE:
+        if check.verdict is not None and check.tier == TOKEN_TIER and check.applies(judged):
+            out[check.id] = check.verdict(judged)
     return out
 
 
@@ -196,23 +300,6 @@ def _best_mismatch(result: FinalResult | None, expectations: Sequence[Expectatio
     assert result is not None
     problems = differences(_best_expectation(result, expectations), result)
     return "; ".join(problems) if problems else None
-
-
-def _result_checks(
-    result: FinalResult, expectations: Sequence[Expectation]
-) -> dict[str, str | None]:
-    expectation = _best_expectation(result, expectations)
-    content = reasoning = None
-    if result.content != expectation.content:
-        content = f"content {result.content!r}, expected {expectation.content!r}"
-    if (result.reasoning or "") != (expectation.reasoning or ""):
-        reasoning = f"reasoning {result.reasoning!r}, expected {expectation.reasoning!r}"
-    calls = call_differences(expectation.calls, result.calls)
-    return {
-        "result.content": content,
-        "result.reasoning": reasoning,
-        "result.calls": "; ".join(calls) if calls else None,
-    }
 
 
 def _same(result: FinalResult, other: FinalResult, what: str) -> str | None:
@@ -273,30 +360,72 @@ def _arguments_objects(result: FinalResult) -> str | None:
     return None
 
 
-def _leak(result: FinalResult, context: CaseContext) -> str | None:
-    tags = [tag for tag in context.dialect.protocol_tags() if len(tag.strip()) >= 2]
+def _stable_ids(events: Sequence[Event]) -> str | None:
+    ids: dict[int, str] = {}
+    for event in events:
+        if event.kind != CALL_BEGIN or event.id is None or event.index is None:
+            continue
+        first = ids.setdefault(event.index, event.id)
+        if event.id != first:
+            return f"call {event.index}: id {first!r}, then {event.id!r} in a later fragment"
+    return None
+
+
+def _unique_ids(result: FinalResult) -> str | None:
+    seen: dict[str, int] = {}
+    for call in result.calls:
+        if call.id is None:
+            continue
+        if call.id in seen:
+            return f"calls {seen[call.id]} and {call.index} share the id {call.id!r}"
+        seen[call.id] = call.index
+    return None
+
+
+def _leak(judged: Judged) -> str | None:
+    """Protocol text in content or reasoning that the expectation does not hold.
+
+    Linear in the text (a check must not be slower than the parser it judges): the common
+    prefix and suffix of expected and actual are set aside, and what remains of the actual
+    text must hold no more copies of a tag than what remains of the expected, nor be a piece
+    of one.
+    """
+    tags = [tag for tag in judged.context.dialect.protocol_tags() if len(tag.strip()) >= 2]
     if not tags:
         return None
-    expectation = _best_expectation(result, context.expectations)
+    result, expectation = judged.result, judged.expectation
     for field_name, actual, expected in (
         ("content", result.content, expectation.content),
         ("reasoning", result.reasoning or "", expectation.reasoning or ""),
     ):
         if actual == expected:
             continue
-        for inserted in _inserted(expected, actual):
-            for tag in tags:
-                piece = inserted.strip()
-                if tag in inserted or (len(piece) >= 2 and piece in tag):
-                    return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
+        inserted, removed = _difference(expected, actual)
+        piece = inserted.strip()
+        for tag in tags:
+            if inserted.count(tag) > removed.count(tag):
+                return f"{field_name} has protocol text {_excerpt(inserted, tag)!r} (from {tag!r})"
+            if len(piece) >= 2 and piece in tag and piece not in removed:
+                return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
     return None
 
 
-def _inserted(expected: str, actual: str) -> list[str]:
-    matcher = difflib.SequenceMatcher(None, expected, actual, autojunk=False)
-    return [
-        actual[j1:j2] for op, _, _, j1, j2 in matcher.get_opcodes() if op in ("insert", "replace")
-    ]
+def _difference(expected: str, actual: str) -> tuple[str, str]:
+    """The middle parts of ``actual`` and ``expected`` that differ, their common prefix and
+    suffix removed."""
+    limit = min(len(expected), len(actual))
+    start = 0
+    while start < limit and expected[start] == actual[start]:
+        start += 1
+    end = 0
+    while end < limit - start and expected[-1 - end] == actual[-1 - end]:
+        end += 1
+    return actual[start : len(actual) - end], expected[start : len(expected) - end]
+
+
+def _excerpt(text: str, tag: str) -> str:
+    at = text.find(tag)
+    return text[max(0, at - 20) : at + len(tag) + 20]
 
 
 def _append_only(events: Sequence[Event]) -> str | None:
@@ -304,7 +433,8 @@ def _append_only(events: Sequence[Event]) -> str | None:
     return f"text already streamed was changed: {rewrites}" if rewrites else None
 
 
-def _progressive(run: Run, context: CaseContext) -> str | None:
+def _progressive(judged: Judged) -> str | None:
+    run, context = judged.run, judged.context
     assert context.oracle is not None
     oracle = context.oracle(run.chunking)
     if oracle.outcome != OK or oracle.result is None or run.result is None:

@@ -43,6 +43,7 @@ from .checks import (
     OK,
     TIMEOUT,
     CaseContext,
+    Outcome,
     Run,
     effective_level,
     verdicts,
@@ -586,13 +587,7 @@ class CaseExecutor:
         message: str,
         expectations: tuple[Expectation, ...],
     ) -> Failure:
-        status = {
-            ERROR: "error",
-            TIMEOUT: "timeout",
-            CRASH: "crash",
-            CONTRACT: "contract",
-            LIMIT: "limit",
-        }.get(run.outcome, "fail")
+        status = Outcome(run.outcome).status
         expected = (
             expectations[0].to_json()
             if len(expectations) == 1

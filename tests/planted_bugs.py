@@ -348,3 +348,41 @@ class _SkipsLate(_Wrapped):
 def skips_after_open(dialect, request):
     """Skipping is an answer to ``open`` only: this one skips in the middle of a stream."""
     return _SkipsLate(dialect, request)
+
+
+class _FreshIdPerFragment(_Wrapped):
+    """A serving layer that draws a new id for every delta of a call."""
+
+    drawn = 0
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = []
+            for call in delta.get("tool_calls") or ():
+                self.drawn += 1
+                calls.append({**call, "id": f"call_{self.drawn:04d}"})
+            out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+
+def fresh_id_per_fragment(dialect, request):
+    return _FreshIdPerFragment(dialect, request)
+
+
+class _OneIdForAll(_Wrapped):
+    """Every call of the response gets the id ``call_0``: tool results go to the wrong call."""
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = [
+                {**call, "id": "call_0"} if "id" in call else call
+                for call in delta.get("tool_calls") or ()
+            ]
+            out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+
+def one_id_for_all_calls(dialect, request):
+    return _OneIdForAll(dialect, request)

@@ -70,6 +70,18 @@ def think_case() -> Case:
             1,
         ),
         (
+            planted_bugs.fresh_id_per_fragment,
+            "qwen3/valid/single-call-after-content",
+            "calls.stable-id",
+            1,
+        ),
+        (
+            planted_bugs.one_id_for_all_calls,
+            "qwen25/valid/sequential-calls",
+            "calls.unique-ids",
+            1,
+        ),
+        (
             planted_bugs.raises_on_one_chunking,
             "qwen3/valid/single-call-after-content",
             "run.no-error",

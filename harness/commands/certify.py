@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import fnmatch
 import json
 import math
 import os
@@ -21,7 +20,6 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -29,16 +27,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ...reference import dialect_names
 from ..adapters import AdapterError, load_adapter
 from ..adapters.subprocess import Launch, sandbox_available
-from ..cases import KINDS, Case, builtin_corpus, load_cases
+from ..cases import KINDS, Case, builtin_corpus
 from ..chunkings import chunking_model
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
-from ..execution import DECLARED, CaseResult, Failure
+from ..execution import CaseResult, Failure
 from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
-from ..generated import generated_cases
 from ..identity import adapter_identity
 from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
@@ -53,6 +49,7 @@ from ..report import (
     report_json_text,
     write_report,
 )
+from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
 HEARTBEAT_SECONDS = 30.0
@@ -234,7 +231,7 @@ def _certify(args: argparse.Namespace) -> int:
         implementation["dialects"] = adapter.dialects  # how each dialect is configured
     adapter.close()
 
-    all_cases = _load_corpus(corpus_path)
+    all_cases = load_corpus(corpus_path)
     expectations = Expectations()
     if args.expectations and (args.expectations.exists() or not args.update_expectations):
         expectations = Expectations.load(args.expectations, (case.id for case in all_cases))
@@ -242,15 +239,17 @@ def _certify(args: argparse.Namespace) -> int:
     mismatch = expectations.mismatch(implementation)
     if mismatch:
         warnings.append(mismatch)
-    selection = _select(all_cases, args, adapter.supports, expectations)
-    cases = selection.cases
     generated = args.generated if args.generated is not None else (25 if args.mode == "full" else 3)
-    if generated and _draws_generated(args):
-        dialects = _generated_dialects(args, cases, adapter.supports, expectations)
-        with err.status("drawing generated cases"):
-            drawn = [case for dialect in dialects for case in generated_cases(dialect, generated)]
-        cases += [case for case in drawn if _matches(case, args)]
-    if not cases and not selection.skipped and not selection.unsupported:
+    selection = Selection(
+        dialects=tuple(args.dialect or ()),
+        cases=tuple(args.case or ()),
+        kinds=tuple(args.kind or ()),
+        generated=generated,
+    )
+    with err.status("selecting cases"):
+        planned = plan(all_cases, selection, adapter.supports, expectations)
+    cases = planned.cases
+    if not cases and not planned.skipped and not planned.unsupported:
         raise UsageError("no case matches the selection (check --dialect, --case and --kind)")
     models = {}
     with err.status("finding each dialect's tokenizer"):
@@ -268,7 +267,7 @@ def _certify(args: argparse.Namespace) -> int:
         started=_dt.datetime.now(_dt.UTC),
         coverage=Coverage(
             selected=tuple(args.dialect) if args.dialect else None,
-            unsupported=tuple(sorted(selection.unsupported)),
+            unsupported=tuple(sorted(planned.unsupported)),
             chunking=models,
             allow_skips=args.allow_skips,
         ),
@@ -287,7 +286,7 @@ def _certify(args: argparse.Namespace) -> int:
     )
     for warning in warnings:
         err.print(f"warning: {warning}", markup=False)
-    report.results.extend(selection.skipped)
+    report.results.extend(planned.skipped)
     config = PoolConfig(
         adapter_spec=args.adapter,
         mode=args.mode,
@@ -366,18 +365,6 @@ def _check_options(args: argparse.Namespace) -> None:
             raise UsageError(f"--sandbox: {why}")
 
 
-def _load_corpus(path: Path) -> list[Case]:
-    if not path.exists():
-        raise UsageError(f"corpus file {path} does not exist (build it: toolconform corpus build)")
-    try:
-        return load_cases(path)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise UsageError(
-            f"corpus file {path} is not a compiled corpus (cases.jsonl): "
-            f"{type(error).__name__}: {error}"
-        ) from None
-
-
 def _run_with_progress(
     err: Console, cases: list[Case], config: PoolConfig, report: Report, title: str
 ) -> None:
@@ -436,98 +423,6 @@ def _interrupt(signum: int, frame: object) -> None:
     """SIGTERM stops the run as Ctrl-C does: workers and adapter programs are killed, no
     report is written, and the previous complete report stays as it was."""
     raise KeyboardInterrupt
-
-
-@dataclass
-class _Selection:
-    cases: list[Case]
-    #: Results for cases the expectations file declares unsupported (dialect or feature).
-    skipped: list[CaseResult]
-    #: Dialects with selected cases that the adapter does not declare.
-    unsupported: set[str]
-
-
-def _matches(case: Case, args: argparse.Namespace) -> bool:
-    if args.dialect and case.dialect not in args.dialect:
-        return False
-    if args.case and not any(fnmatch.fnmatchcase(case.id, glob) for glob in args.case):
-        return False
-    return not (args.kind and case.kind not in args.kind)
-
-
-def _draws_generated(args: argparse.Namespace) -> bool:
-    """Generated cases are valid ones; with ``--case`` only when a glob can name one."""
-    if args.kind and "valid" not in args.kind:
-        return False
-    if args.case:
-        prefix = GENERATED_PREFIX.rstrip("/")
-        return any(
-            fnmatch.fnmatchcase(prefix, glob.split("/")[0]) or glob.startswith(prefix)
-            for glob in args.case
-        )
-    return True
-
-
-def _generated_dialects(
-    args: argparse.Namespace, cases: list[Case], supports, expectations: Expectations
-) -> list[str]:
-    """The dialects to draw generated cases for: those selected, or named by a
-    ``--case generated/DIALECT/…`` glob, or else those of the corpus cases that run."""
-    if args.dialect:
-        wanted = set(args.dialect)
-    elif args.case:
-        named = [glob.split("/") for glob in args.case if glob.startswith(GENERATED_PREFIX)]
-        wanted = {parts[1] for parts in named if len(parts) > 1 and not _is_glob(parts[1])}
-        if any(len(parts) < 2 or _is_glob(parts[1]) for parts in named) or not named:
-            wanted |= set(dialect_names())
-    else:
-        wanted = {case.dialect for case in cases}
-    return sorted(
-        name
-        for name in wanted & set(dialect_names())
-        if supports(name) and name not in expectations.unsupported_dialects
-    )
-
-
-def _is_glob(text: str) -> bool:
-    return any(character in text for character in "*?[")
-
-
-def _select(
-    cases: list[Case], args: argparse.Namespace, supports, expectations: Expectations
-) -> _Selection:
-    """The cases to run, skipped results for those the expectations exclude, and the
-    dialects the adapter does not support (their cases are not run and not counted)."""
-    known = set(dialect_names())
-    for name in args.dialect or ():
-        if name not in known:
-            raise UsageError(
-                f"unknown dialect {name!r}; known dialects: {', '.join(sorted(known))}"
-            )
-    selection = _Selection([], [], set())
-    for case in cases:
-        if not _matches(case, args):
-            continue
-        reason = None
-        if not supports(case.dialect):
-            selection.unsupported.add(case.dialect)
-            continue
-        if case.dialect in expectations.unsupported_dialects:
-            reason = f"dialect {case.dialect!r} is declared unsupported"
-        elif expectations.unsupported_features & set(case.features):
-            reason = "features declared unsupported: " + ", ".join(
-                sorted(expectations.unsupported_features & set(case.features))
-            )
-        if reason:
-            selection.skipped.append(
-                CaseResult(
-                    case.id, case.dialect, case.kind, case.level, skipped=reason, skip_kind=DECLARED
-                )
-            )
-        else:
-            selection.cases.append(case)
-    selection.unsupported |= {name for name in args.dialect or () if not supports(name)}
-    return selection
 
 
 def _reproduce_options(args: argparse.Namespace, generated: int) -> dict[str, object]:

@@ -29,6 +29,8 @@ TOOL = "tool"
 
 #: Characters that may separate two consecutive tool blocks (seed 000, "工具块之间的分隔符").
 _SEPARATORS = "\r\n"
+#: Whitespace that may stand before a repeated reasoning open tag.
+_LAYOUT = " \t\r\n"
 
 
 class ResponseParser:
@@ -61,6 +63,8 @@ class ResponseParser:
             REASONING if reasoning is not None and reasoning.starts_in_reasoning() else PLAIN
         )
         self._open_may_repeat = self._mode == REASONING
+        #: Layout whitespace already seen at the start of template-opened reasoning.
+        self._open_layout = 0
         self._pending = ""
         self._return_mode = PLAIN
         self._after_block = False
@@ -189,11 +193,19 @@ class ResponseParser:
         reasoning = self.reasoning_parser
         assert reasoning is not None
         if self._open_may_repeat:
-            # The template opened reasoning; the model may still repeat the open tag.
-            if pending.startswith(reasoning.open_tag, pos):
-                pos += len(reasoning.open_tag)
+            # The template opened reasoning; the model may still repeat the open tag, after
+            # layout whitespace ("\n<think>R" is reasoning "R": the tag is protocol, and the
+            # newline before it is layout). The whitespace is scanned once: how much of it
+            # is known waits in _open_layout while the text after it has not arrived.
+            n = len(pending)
+            after = pos + self._open_layout
+            while after < n and pending[after] in _LAYOUT:
+                after += 1
+            if pending.startswith(reasoning.open_tag, after):
+                pos = after + len(reasoning.open_tag)
                 self._open_may_repeat = False
-            elif not final and (pos == len(pending) or pending[pos:] in reasoning.open_prefixes):
+            elif not final and (after == n or pending[after:] in reasoning.open_prefixes):
+                self._open_layout = after - pos
                 return pos, False
             else:
                 self._open_may_repeat = False

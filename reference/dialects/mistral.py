@@ -16,6 +16,12 @@ instead: the block ends where its JSON value (the array, or the arguments object
 for Llama 3, and text after it is content again; newlines before the next ``[TOOL_CALLS]``
 are separators.
 
+A marker repeated before the payload (``[TOOL_CALLS][TOOL_CALLS][{…}]``, also with a space
+or a newline between: Mistral-7B-v0.3 does it at temperature 0) opens one block: the
+repeats carry nothing and are dropped, as vLLM's first Mistral parser removed every marker
+before decoding the array (vllm-project/vllm#5649). Read otherwise, the second marker would
+end an empty block and the array would leak into content.
+
 ``[TOOL_CALLS]`` is one token of the tekken vocabulary; ``[ARGS]`` and ``[CALL_ID]`` are
 text there (single tokens only in the v11+ vocabularies), so they can end a chunk after
 ``[``, ``[AR``, ``[ARGS`` or ``[``, ``[C``, ``[CALL``, ``[CALL_ID``. The name is held whole
@@ -70,13 +76,22 @@ class MistralToolParser(JsonToolParser):
         n = len(text)
         i = 0
         if self._form == _UNDECIDED:
-            while i < n and text[i] in _WHITESPACE:
-                i += 1
-            if i == n:
-                return n
+            while True:
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i == n:
+                    return n
+                if text.startswith(_TOOL_CALLS, i):
+                    i += len(_TOOL_CALLS)  # a repeated marker opens the same block
+                    continue
+                if not final and _TOOL_CALLS.startswith(text[i:]):
+                    return i  # "[" may begin the array or a repeated marker
+                break
             self._form = _LIST if text[i] == "[" else _NAME
             self._searched = 0
         if self._form == _LIST:
+            if i:  # only on the first call: past the markers and layout it consumed
+                return i + super()._consume_stream_payload(text[i:], deltas, final=final)
             return super()._consume_stream_payload(text, deltas, final=final)
         while True:
             form = self._form

@@ -465,14 +465,41 @@ def test_glm_keeps_value_whitespace() -> None:
     check("glm47", text, Expected("", None, [("f", '{"a": "\\n x \\n"}')]), Request(thinking=False))
 
 
-def test_minimax_strips_value_whitespace_and_accepts_any_name_quoting() -> None:
+def test_minimax_keeps_value_whitespace_and_accepts_any_name_quoting() -> None:
+    """The template writes a value inline between its tags, so its whitespace is its own
+    (before: stripped, ``{"a": "x y", "b": ""}``: code lost its indentation)."""
     text = (
         "</think><minimax:tool_call>\n<invoke name='f'>\n"
         "<parameter name=a>\n  x y \n</parameter>\n"
         '<parameter name="b">   </parameter>\n</invoke>\n'
         "<invoke name=g></invoke></minimax:tool_call>"
     )
-    check("minimax_m2", text, Expected("", None, [("f", '{"a": "x y", "b": ""}'), ("g", "{}")]))
+    expected = Expected("", None, [("f", '{"a": "\\n  x y \\n", "b": "   "}'), ("g", "{}")])
+    check("minimax_m2", text, expected)
+
+
+def test_minimax_keeps_code_indentation_but_types_values_without_it() -> None:
+    text = (
+        '</think><minimax:tool_call>\n<invoke name="f">\n'
+        '<parameter name="code">    def foo():\n        return 1\n</parameter>\n'
+        '<parameter name="days"> 3 </parameter>\n'
+        "</invoke>\n</minimax:tool_call>"
+    )
+    request = Request(
+        tools=[
+            {
+                "type": "function",
+                "function": {
+                    "name": "f",
+                    "parameters": {"properties": {"days": {"type": "integer"}}},
+                },
+            }
+        ]
+    )
+    code = "    def foo():\\n        return 1\\n"
+    check(
+        "minimax_m2", text, Expected("", None, [("f", f'{{"code": "{code}", "days": 3}}')]), request
+    )
 
 
 def test_glm45_emits_the_name_at_the_end_of_its_line() -> None:

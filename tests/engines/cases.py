@@ -292,6 +292,7 @@ CASES: tuple[Case, ...] = (
         '<|tool_call_argument_begin|>{"city": "Nairobi"}<|tool_call_end|>'
         "<|tool_calls_section_end|>",
         Result("", "Let me check.", (_call("get_weather", city="Nairobi"),)),
+        THINKING,  # K2 Thinking / K2.5: the template opened <think>
     ),
     Case(
         "kimi_k2",

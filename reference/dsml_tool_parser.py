@@ -84,6 +84,7 @@ class DsmlToolParser(ToolParser):
         PARAMETER_OPEN: (f"<{DSML}", "<"),
     }
     _value_tags: ClassVar[ValueTags]
+    payload_starts = (INVOKE_OPEN,)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

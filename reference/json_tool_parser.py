@@ -33,6 +33,8 @@ class JsonToolParser(ToolParser):
     argument_field_aliases: ClassVar[tuple[str, ...]] = ()
     #: Whether the payload may be a JSON array of envelopes, one call each.
     accepts_envelope_list: ClassVar[bool] = False
+    #: An envelope is a JSON object: an open tag followed by anything else is prose.
+    payload_starts = ("{",)
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)

@@ -67,6 +67,11 @@ class ResponseParser:
         self._open_layout = 0
         self._pending = ""
         self._return_mode = PLAIN
+        #: The channel an open tag was found in, where it goes back if it was prose.
+        self._tool_found_in = PLAIN
+        #: Newlines dropped before an open tag right after a block: text again if the
+        #: tag turns out to be prose.
+        self._separators_before_tool = ""
         self._after_block = False
         #: Newlines after a tool block, held out of the pending text until the next text
         #: shows whether another block opens (then they are dropped) or not (then they are
@@ -143,6 +148,18 @@ class ResponseParser:
                     out.append((DeltaMessage(None, None, deltas), True))
                 if not tool.block_closed:
                     break
+                if tool.block_rejected:
+                    # The open tag was prose: it is text of the channel it was found in, and
+                    # the text after it (nothing of which was consumed) is read again there.
+                    self._mode = self._tool_found_in
+                    released = self._separators_before_tool + tool.open_tag
+                    self._separators_before_tool = ""
+                    if self._mode is PLAIN:
+                        out.append((DeltaMessage(content=released), False))
+                    else:
+                        out.append((DeltaMessage(reasoning_content=released), False))
+                    continue
+                self._separators_before_tool = ""
                 self._mode = self._return_mode
                 self._after_block = True
                 continue
@@ -181,7 +198,7 @@ class ResponseParser:
             out.append((DeltaMessage(content=pending[pos:position]), False))
         pos = position + len(tag)
         if self.tool_parser is not None and tag == self.tool_parser.open_tag:
-            self._enter_tool(PLAIN)
+            self._enter_tool(PLAIN, PLAIN)
         else:
             self._mode = REASONING
             self._open_may_repeat = False
@@ -223,13 +240,14 @@ class ResponseParser:
         if tag == reasoning.close_tag:
             self._mode = PLAIN
         else:
-            self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING)
+            self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING, REASONING)
         return pos, True
 
-    def _enter_tool(self, return_mode: str) -> None:
+    def _enter_tool(self, return_mode: str, found_in: str) -> None:
         tool = self.tool_parser
         assert tool is not None
         self._return_mode = return_mode
+        self._tool_found_in = found_in
         self._mode = TOOL
         tool.begin_tool_block()
 
@@ -261,6 +279,7 @@ class ResponseParser:
         for start in range(first, end + 1):
             if pending.startswith(open_tag, start):
                 self._after_block = False
+                self._separators_before_tool = "".join(self._held_separators) + pending[pos:start]
                 self._held_separators = []
                 return start
         if not final and any(

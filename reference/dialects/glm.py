@@ -51,6 +51,11 @@ class Glm47ToolParser(XmlToolParser):
     #: What completes the function name after ``<tool_call>``.
     name_ends: ClassVar[tuple[str, ...]] = (ARG_KEY_OPEN, TOOL_CLOSE)
 
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """A payload is a function name (one word) and then ``<arg_key>`` or the close tag;
+        ``<tool_call>`` followed by prose ("marks a call") is text."""
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE))
+
     def _consume_function(
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
@@ -101,6 +106,10 @@ class Glm47ToolParser(XmlToolParser):
 
 class Glm45ToolParser(Glm47ToolParser):
     name_ends = ("\n", ARG_KEY_OPEN, TOOL_CLOSE)
+
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """As GLM-4.7, and the end of the name's line confirms it (the template's layout)."""
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE), "\n")
 
 
 class Glm45ReasoningParser(ReasoningParser):

@@ -37,6 +37,7 @@ class KimiK2ToolParser(SectionToolParser):
     call_open = "<|tool_call_begin|>"
     call_separator = "<|tool_call_argument_begin|>"
     call_close = "<|tool_call_end|>"
+    payload_starts = ("<|tool_call_begin|>",)
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:

@@ -51,6 +51,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
     close_tag = BLOCK_CLOSE
     arg_value_close_tag = PARAMETER_CLOSE
     arg_value_end_tags = (INVOKE_CLOSE, BLOCK_CLOSE)
+    payload_starts = (INVOKE_OPEN,)
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: ("<invoke name", "<invoke", "<"),
         INVOKE_CLOSE: ("</invoke", "</"),

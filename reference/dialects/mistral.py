@@ -48,6 +48,9 @@ _WHITESPACE = " \t\r\n"
 
 # Which form the block has, and where a NAME[ARGS]{…} call stands.
 _UNDECIDED, _LIST, _NAME, _ID, _ARGUMENTS = range(5)
+# What may follow a compact call's name, and the verdict's phase inside ``[…]`` of an array.
+_AFTER_NAME = (_ARGS, _CALL_ID, "{", _TOOL_CALLS)
+_IN_ARRAY = 3
 
 
 class MistralToolParser(JsonToolParser):
@@ -71,6 +74,39 @@ class MistralToolParser(JsonToolParser):
     def begin_tool_block(self) -> None:
         super().begin_tool_block()
         self._form = _UNDECIDED
+
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """A payload is an array of envelopes (``[`` then ``{`` or ``]``) or a compact call
+        (a name, then ``[ARGS]``, ``[CALL_ID]`` or ``{``); repeated markers are skipped.
+        ``[TOOL_CALLS]`` followed by anything else ("is the marker") is prose."""
+        n = len(text)
+        i = self._verdict_scanned
+        if self._verdict_phase == 0:
+            while True:
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i < n and text.startswith(_TOOL_CALLS, i):
+                    i += len(_TOOL_CALLS)
+                    continue
+                break
+            self._verdict_scanned = i
+            if i == n or (n - i < len(_TOOL_CALLS) and _TOOL_CALLS.startswith(text[i:])):
+                return 0  # layout so far, or "[" that may begin the array or another marker
+            if text[i] == "[":
+                self._verdict_phase = _IN_ARRAY
+                i += 1
+            elif text[i] == "{":
+                return 1  # arguments whose name is missing: still a (malformed) call
+            else:
+                self._verdict_phase = 1  # in the name
+        if self._verdict_phase == _IN_ARRAY:
+            while i < n and text[i] in _WHITESPACE:
+                i += 1
+            self._verdict_scanned = i
+            if i == n:
+                return 0
+            return 1 if text[i] in "{]" else -1
+        return self._word_then_tag_verdict(text, "[{", _AFTER_NAME)
 
     def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)

@@ -94,6 +94,9 @@ class XmlToolParser(ToolParser):
     arg_value_end_tags: ClassVar[tuple[str, ...]] = ()
     #: Which surrounding whitespace of a value is protocol layout, not value text.
     value_whitespace: ClassVar[str] = KEEP_WHITESPACE
+    #: A value's open tag that the model may repeat at the value's start (GLM's dedicated
+    #: ``<arg_value>`` token): repeats are protocol, dropped, never value text.
+    value_repeated_open: ClassVar[str] = ""
     #: The payload's own tags with the proper prefixes that can end a chunk, longest first.
     inner_tags: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: Derived from the declarations above: what ends a value and what to hold back.
@@ -234,6 +237,12 @@ class XmlToolParser(ToolParser):
         """
         state = self._state
         n = len(text)
+        repeated = self.value_repeated_open
+        if repeated and not state.held and not state.key_emitted:  # at the value's start
+            while text.startswith(repeated, pos):
+                pos += len(repeated)  # each repeat is consumed once
+            if not final and n - pos < len(repeated) and repeated.startswith(text[pos:]):
+                return pos, False  # nothing or a prefix of the tag: wait
         if not state.leading_done:
             if text.startswith("\n", pos):
                 pos += 1

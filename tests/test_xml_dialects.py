@@ -630,3 +630,54 @@ def test_long_string_value_streams_with_bounded_hold_back(dialect: str) -> None:
         if value_start + 50 < seen < value_start + len(value) - 50:
             # Inside the value only a tag prefix (+ a layout newline) may wait.
             assert len(parser.held_back) <= longest + 2, repr(parser.held_back)
+
+
+@pytest.mark.parametrize("dialect", ["glm45", "glm47"])
+@pytest.mark.parametrize(
+    "between",
+    [
+        "</arg_key><arg_value>",  # the key close duplicated
+        "\n</arg_key>\n<arg_value>",
+        "</arg_value><arg_value>",  # a stray value close before the value
+        "<arg_value><arg_value>",  # the value open duplicated
+        "</arg_key><arg_value><arg_value>",
+        "</arg_key>",  # stray close, then the value without its open tag
+    ],
+)
+def test_glm_stray_tags_between_a_key_and_its_value_never_reach_the_value(
+    dialect: str, between: str
+) -> None:
+    """GLM tags are dedicated tokens, never value text (before: the reference returned
+    ``{"path": "</arg_key><arg_value>(local)"}`` for a duplicated ``</arg_key>``)."""
+    text = f"<tool_call>read_file<arg_key>path</arg_key>{between}(local)</arg_value></tool_call>"
+    check(
+        dialect,
+        text,
+        Expected("", None, [("read_file", '{"path": "(local)"}')]),
+        Request(thinking=False),
+    )
+
+
+def test_glm_a_repeated_value_open_before_a_typed_value() -> None:
+    tool = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"properties": {"days": {"type": "integer"}}}},
+    }
+    text = "<tool_call>f<arg_key>days</arg_key><arg_value><arg_value>3</arg_value></tool_call>"
+    check(
+        "glm47",
+        text,
+        Expected("", None, [("f", '{"days": 3}')]),
+        Request(tools=[tool], thinking=False),
+    )
+
+
+def test_glm_many_stray_closes_are_consumed_once() -> None:
+    parser = get_dialect("glm47").new_parser(Request(thinking=False))
+    parser.stream_chunk("<tool_call>f<arg_key>k</arg_key>")
+    for _ in range(5_000):
+        parser.stream_chunk("</arg_key>")
+        assert len(parser.held_back) < 20
+    out = parser.stream_chunk("<arg_value>v</arg_value></tool_call>", final=True)
+    arguments = "".join(c.arguments or "" for m, _ in out for c in m.tool_calls or ())
+    assert arguments == '{"k": "v"}'

@@ -142,19 +142,27 @@ class ToolParser:
         """Whether ``text`` (after the open tag, nothing consumed) begins a payload: 1 yes,
         -1 no (the open tag was prose), 0 not known yet.
 
-        This default reads ``payload_starts``: after layout whitespace, the text must begin
-        with one of them or with the close tag. Whitespace is scanned once.
+        This default reads ``payload_starts``: after layout whitespace and repeats of the
+        open tag (a stutter: ``<tool_call><tool_call>{…}`` is one block), the text must begin
+        with one of them or with the close tag. What is skipped is scanned once.
         """
         starts = self.payload_starts
         if not starts:
             return 1
         n = len(text)
         i = self._verdict_scanned
-        while i < n and text[i] in _LAYOUT:
-            i += 1
+        repeat = self.open_tag.lstrip(_LAYOUT)
+        while True:
+            while i < n and text[i] in _LAYOUT:
+                i += 1
+            if not text.startswith(repeat, i):
+                break
+            i += len(repeat)
         self._verdict_scanned = i
         if i == n:
             return 0
+        if n - i < len(repeat) and repeat.startswith(text[i:]):
+            return 0  # maybe another repeat
         close_tag = self.close_tag
         candidates = (*starts, close_tag) if close_tag else starts
         undecided = False
@@ -178,8 +186,12 @@ class ToolParser:
         n = len(text)
         i = self._verdict_scanned
         phase = self._verdict_phase  # 0: before the word, 1: in it, 2: after it
+        repeat = self.open_tag
         while i < n:
             c = text[i]
+            if phase == 0 and text.startswith(repeat, i):
+                i += len(repeat)  # a repeated open tag before the name: a stutter
+                continue
             if c in _LAYOUT:
                 if phase == 1:
                     if c == word_end:

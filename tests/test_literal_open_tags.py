@@ -162,3 +162,53 @@ def test_a_long_run_of_layout_after_the_open_tag_is_scanned_once() -> None:
     assert parser.tool_parser._verdict_scanned == 20_000
     out = parser.stream_chunk('{"name": "f", "arguments": {}}</tool_call>', final=True)
     assert [c.name for m, _ in out for c in m.tool_calls or () if c.name] == ["f"]
+
+
+STUTTERS = {
+    "qwen25": (
+        '<tool_call><tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>',
+        '{"a": 1}',
+    ),
+    "internlm": (
+        '<|action_start|><|plugin|><|action_start|><|plugin|>{"name": "f", "parameters": {"a": 1}}'
+        "<|action_end|>",
+        '{"a": 1}',
+    ),
+    "llama3_json": (
+        '<|python_tag|><|python_tag|>{"name": "f", "parameters": {"a": 1}}',
+        '{"a": 1}',
+    ),
+    "qwen3_coder": (
+        "<tool_call>\n<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n"
+        "</tool_call>",
+        '{"a": "1"}',
+    ),
+    "glm47": (
+        "<tool_call><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>",
+        '{"a": "1"}',
+    ),
+    "minimax_m2": (
+        '</think><minimax:tool_call><minimax:tool_call>\n<invoke name="f">\n'
+        '<parameter name="a">1</parameter>\n</invoke>\n</minimax:tool_call>',
+        '{"a": "1"}',
+    ),
+    "deepseek_v32": (
+        '\n\n<｜DSML｜function_calls>\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n'
+        '<｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter>\n</｜DSML｜invoke>\n'
+        "</｜DSML｜function_calls>",
+        '{"a": 1}',
+    ),
+    "kimi_k2": (
+        "<|tool_calls_section_begin|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+        '<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>',
+        '{"a": 1}',
+    ),
+}
+
+
+@pytest.mark.parametrize("dialect", list(STUTTERS))
+def test_a_repeated_open_tag_is_a_stutter_not_prose(dialect: str) -> None:
+    """``<tool_call><tool_call>{…}``: the repeat is layout of one block, neither prose (the
+    first tag released as content) nor, in GLM, the head of the function name."""
+    text, arguments = STUTTERS[dialect]
+    check(dialect, text, Expected("", None, [("f", arguments)]), Request(thinking=False))

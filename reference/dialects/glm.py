@@ -32,7 +32,7 @@ from ..markup import skip_stray_text, skip_whitespace, tag_at
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
 from ..types import Request
-from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, XmlToolParser
+from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, FUNCTION, XmlToolParser
 
 ARG_KEY_OPEN = "<arg_key>"
 ARG_KEY_CLOSE = "</arg_key>"
@@ -75,6 +75,8 @@ class Glm47ToolParser(XmlToolParser):
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
         pos = skip_whitespace(payload, pos)
+        if payload.startswith(self.open_tag, pos):
+            return pos + len(self.open_tag), None, FUNCTION  # a repeated open tag: dropped
         end, marker = self._search.first(payload, self.name_ends, pos)
         if marker is None:
             # An unfinished name at the end of the input is no name: invent none.

@@ -681,3 +681,36 @@ def test_glm_many_stray_closes_are_consumed_once() -> None:
     out = parser.stream_chunk("<arg_value>v</arg_value></tool_call>", final=True)
     arguments = "".join(c.arguments or "" for m, _ in out for c in m.tool_calls or ())
     assert arguments == '{"k": "v"}'
+
+
+@pytest.mark.parametrize(
+    ("declared", "raw", "value"),
+    [
+        ("float", "3.14", 3.14),
+        ("double", "2", 2),
+        ("int", "42", 42),
+        ("int64", "7", 7),
+        ("uint", "7", 7),
+        ("bool", "true", True),
+        ("dict", '{"k": 1}', {"k": 1}),
+        ("list", "[1]", [1]),
+        ("str", "007", "007"),
+        ("Integer", "5", 5),
+        ("decimal", "x", "x"),  # a value the type cannot read stays the text
+    ],
+)
+def test_type_names_tool_definitions_write_for_json_types(
+    declared: str, raw: str, value: object
+) -> None:
+    """``"float"`` is no JSON Schema type, but tool definitions write it and the parser
+    shipped with Qwen3-Coder (and vLLM's test of it) reads 3.14 as a number (before: the
+    string "3.14")."""
+    tool = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"properties": {"p": {"type": declared}}}},
+    }
+    text = (
+        f"<tool_call>\n<function=f>\n<parameter=p>\n{raw}\n</parameter>\n</function>\n</tool_call>"
+    )
+    result = get_dialect("qwen3_coder").new_parser(Request(tools=[tool])).parse_complete(text)
+    assert json.loads(result.tool_calls[0].arguments) == {"p": value}

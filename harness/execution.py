@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from ..reference import get_dialect
+from . import scaling
 from .adapters import Adapter, AdapterCrash, SessionSkipped
 from .adapters.reference import reference_factory
 from .adapters.subprocess import (
@@ -75,17 +76,20 @@ _DEFAULT_FEED_TIMEOUT = 10.0
 _REPLY_SLACK = 5.0
 #: Runs spent at most on shrinking one failure.
 _SHRINK_BUDGET = 150
-#: A pathological case's large size may take this many times the time its allowed ratio
-#: gives it (from the small size's wall-clock time) before the run is stopped as super-linear;
-#: and never less than ``_LARGE_SIZE_FLOOR`` seconds.
-_LARGE_SIZE_SLACK = 5.0
-_LARGE_SIZE_FLOOR = 2.0
 _OVER_BUDGET = "the run took longer than its budget of"
 
 
 #: ``CaseResult.skip_kind``: the adapter does not declare the dialect (not counted as run);
 #: the expectations file declares it or a feature unsupported; the adapter refused a case.
 UNSUPPORTED, DECLARED, ADAPTER = "unsupported", "declared", "adapter"
+
+
+class _LadderBroken(Exception):
+    """A timed run did not complete (an error, a crash): there is nothing to time."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__(run.error)
+        self.run = run
 
 
 class _LateSkip(Exception):
@@ -319,7 +323,9 @@ def _feed_remote(
     try:
         if not isinstance(outputs, list):
             raise AdapterOutputError(f"a run result needs its chunks' outputs, got {result!r:.120}")
-        for output in outputs:
+        # A timed run is judged by its time alone (its output was checked at the same size
+        # or the smallest): normalizing every delta would only compete with the parser.
+        for output in outputs if not timed else ():
             events.append(normalizer.events(output))
     except AdapterOutputError as problem:
         run.outcome, run.error = CONTRACT, f"{problem} (chunk {len(events)})"
@@ -330,14 +336,14 @@ def _feed_remote(
         run.outcome = _REMOTE_OUTCOMES.get(str(kind), ERROR)
         if kind == "budget":
             message = f"{_OVER_BUDGET} {budget:.1f} s"
-        run.error = f"{message} (chunk {len(events)})"
+        run.error = f"{message} (chunk {len(outputs)})"
         run.exhausted = kind == "memory"
     elif len(outputs) != len(chunking.chunks) + 1:
         run.outcome = CONTRACT
         run.error = (
             f"a run result with {len(outputs)} outputs for {len(chunking.chunks)} chunks and finish"
         )
-    if run.outcome == OK:
+    if run.outcome == OK and not timed:
         run.result = coalesce(events)
     return run
 
@@ -608,38 +614,44 @@ class CaseExecutor:
     # ----------------------------------------------------------------- pathological cases
 
     def _run_pathological(self, case: Case, result: CaseResult) -> None:
-        """Correctness at the small size, then the time of both sizes and their ratio.
+        """Correctness at the smallest size, the whole response at the largest, and the time
+        on a ladder of sizes between them (``scaling``), judged by its fitted exponent.
 
-        At the large size only the whole response and the timed chunking are checked: a
-        super-linear parser must be caught, not waited for.
+        The ladder's budget is the parser's own (``scaling.measure``), so a slow but linear
+        parser completes it, and a super-linear one is stopped as soon as its next step would
+        pass the budget — caught, not waited for.
         """
         assert case.scaling is not None
-        small, large = case.scaling.sizes
-        timed = []
-        for size in (small, large):
-            text, expectations = case.sized(size)
-            timing = self._timing_chunking(case, text)
-            if size == small:
-                self._run_case(case, text, expectations, result, extra=(timing,))
-            elif self._outgrows_its_budget(case, timed[0], timing, result):
-                return
-            else:
-                self._run_case(case, text, expectations, result, only=(timing,))
-            timed.append(timing)
-        # Interleaved best of five: a loaded machine slows both sizes alike.
-        timings = [float("inf"), float("inf")]
-        for _ in range(5):
-            for position, chunking in enumerate(timed):
-                run = feed_chunking(self.adapter, case, chunking, timed=True)
-                seconds = run.cpu_seconds
-                timings[position] = min(timings[position], seconds)
-        ratio = timings[1] / max(timings[0], 1e-9)
-        allowed = case.scaling.max_ratio
-        if ratio <= allowed:
+        smallest, largest = case.scaling.sizes
+        text, expectations = case.sized(smallest)
+        self._run_case(case, text, expectations, result)
+        if result.checks.get("run.no-timeout") == "fail":
+            return  # it hung already: timing it says nothing more
+        sizes = scaling.ladder(smallest, largest)
+        chunkings = {size: self._timing_chunking(case, case.sized(size)[0]) for size in sizes}
+
+        def seconds_at(size: int, limit: float | None) -> float | None:
+            run = feed_chunking(
+                self.adapter, case, chunkings[size], timed=True, budget=limit,
+                feed_timeout=self.feed_timeout,
+            )  # fmt: skip
+            result.runs += 1
+            if run.outcome == TIMEOUT and (run.error or "").startswith(_OVER_BUDGET):
+                return None
+            if run.outcome != OK:
+                raise _LadderBroken(run)
+            return run.cpu_seconds
+
+        try:
+            verdict = scaling.confirm(sizes, seconds_at, scaling.measure(sizes, seconds_at))
+        except _LadderBroken:
+            return  # the run's own failure is the correctness checks' to report
+        text, expectations = case.sized(largest)
+        self._run_case(case, text, expectations, result, only=())
+        if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
             return
         result.checks["perf.linear"] = "fail"
-        text, _ = case.sized(large)
         result.failures.append(
             Failure(
                 case=case.id,
@@ -647,62 +659,19 @@ class CaseExecutor:
                 check="perf.linear",
                 level=effective_level(BY_ID["perf.linear"], case),
                 status="fail",
-                message=(
-                    f"time({large})/time({small}) = {ratio:.1f}, allowed {allowed:g} "
-                    f"(sizes ×{large / small:g})"
-                ),
-                chunking=Chunking("timing", (f"<{len(text)} characters in ~4-character chunks>",)),
-                expected={"max_ratio": allowed},
-                actual={"ratio": round(ratio, 2), "seconds": [round(t, 6) for t in timings]},
-            )
-        )
-
-    def _outgrows_its_budget(
-        self, case: Case, small: Chunking, large: Chunking, result: CaseResult
-    ) -> bool:
-        """Whether the large size runs far past what its allowed ratio gives it.
-
-        A super-linear parser can need hours at the large size; one run with a budget of
-        ``_LARGE_SIZE_SLACK`` × the allowed ratio × the small size's wall-clock time settles
-        it as a ``perf.linear`` failure (a linear parser meets that budget with a wide margin,
-        even on a loaded machine).
-        """
-        assert case.scaling is not None
-        small_seconds = min(
-            feed_chunking(self.adapter, case, small, feed_timeout=self.feed_timeout).seconds
-            for _ in range(3)
-        )
-        allowed = case.scaling.max_ratio
-        budget = max(_LARGE_SIZE_SLACK * allowed * small_seconds, _LARGE_SIZE_FLOOR)
-        run = feed_chunking(
-            self.adapter, case, large, feed_timeout=self.feed_timeout, budget=budget
-        )
-        result.runs += 4
-        if run.outcome != TIMEOUT or not (run.error or "").startswith(_OVER_BUDGET):
-            return False
-        size_small, size_large = case.scaling.sizes
-        result.checks["perf.linear"] = "fail"
-        result.failures.append(
-            Failure(
-                case=case.id,
-                dialect=case.dialect,
-                check="perf.linear",
-                level=effective_level(BY_ID["perf.linear"], case),
-                status="fail",
-                message=(
-                    f"stopped: size {size_large} ran past {budget:.1f} s, {_LARGE_SIZE_SLACK:g}× "
-                    f"the allowed ratio {allowed:g} × size {size_small}'s {small_seconds:.3f} s "
-                    f"(sizes ×{size_large / size_small:g})"
-                ),
+                message=verdict.describe(),
                 chunking=Chunking(
                     "timing",
-                    (f"<{sum(map(len, large.chunks))} characters in ~4-character chunks>",),
+                    (f"<{len(text)} characters (size {largest}) in ~4-character chunks>",),
                 ),
-                expected={"max_ratio": allowed},
-                actual={"stopped_after": round(run.seconds, 2), "small_seconds": small_seconds},
+                expected={"max_exponent": scaling.SUPER_LINEAR},
+                actual={
+                    "exponent": round(verdict.exponent or 0.0, 3),
+                    "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
+                    "stopped_before": verdict.stopped_before,
+                },
             )
         )
-        return True
 
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
         """The text in chunks of about four characters, cut at token boundaries."""

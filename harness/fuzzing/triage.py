@@ -46,8 +46,6 @@ from .target import Target
 
 #: A replay that runs longer than this is a hang.
 REPLAY_SECONDS = 60
-#: Allowed growth of time for the 8× size of a pathological case (the corpus' convention).
-PATHOLOGICAL_MAX_RATIO = 24.0
 PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
 #: super-linear term shows clearly above the linear work.
@@ -304,7 +302,6 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
             "placeholder": PLACEHOLDER,
             "unit": unit,
             "sizes": [copies, copies * SCALE],
-            "max_ratio": PATHOLOGICAL_MAX_RATIO,
         }
     header = [
         f"Fuzz finding {triaged.finding_id}: {triaged.check} failed:",

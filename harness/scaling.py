@@ -1,0 +1,165 @@
+"""One linearity judgement for the whole suite: certify's ``perf.linear``, the throughput
+report's exponent and the fuzzer's time oracle.
+
+Time is measured on a *ladder* of sizes (each twice the last) and judged by the fitted
+exponent: the least-squares slope of log(time) against log(size) — 1 is linear, 2 quadratic,
+and over three or more sizes it tells O(n log n) (≈1.1 over a ×8 ladder) from O(n²). A
+super-linear parser is not waited for: each step's time is known before the next one runs,
+so the ladder stops as soon as the next step would pass the budget, and the verdict is the
+exponent of the steps that ran.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+#: The exponent above which time is judged super-linear (perf.linear fails; the throughput
+#: report marks it ⚠). A linear parser measures 0.9–1.05 on a ×8 ladder, CPU time.
+SUPER_LINEAR = 1.2
+#: The step ratio of the ladder, and how many sizes it has from the smallest to the largest.
+STEP = 2
+
+
+def fit_exponent(points: Sequence[tuple[float, float]]) -> float | None:
+    """Least-squares slope of log(time) against log(size): 1 is linear, 2 quadratic."""
+    points = [(size, seconds) for size, seconds in points if size > 0 and seconds > 0]
+    if len(points) < 2:
+        return None
+    xs = [math.log(size) for size, _ in points]
+    ys = [math.log(seconds) for _, seconds in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    denominator = sum((x - mx) ** 2 for x in xs)
+    if denominator == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / denominator
+
+
+def ladder(smallest: int, largest: int) -> list[int]:
+    """Sizes from ``smallest`` to ``largest``, each ``STEP`` times the last (the largest
+    included even when the ratio is not a power of the step)."""
+    sizes = [smallest]
+    while sizes[-1] * STEP < largest:
+        sizes.append(sizes[-1] * STEP)
+    if sizes[-1] != largest:
+        sizes.append(largest)
+    return sizes
+
+
+@dataclass
+class Verdict:
+    """What a ladder measured, and whether it is linear."""
+
+    points: list[tuple[int, float]] = field(default_factory=list)
+    #: The size the ladder stopped before (its predicted time was past the budget).
+    stopped_before: int | None = None
+    budget: float = 0.0
+
+    @property
+    def exponent(self) -> float | None:
+        return fit_exponent(self.points)
+
+    @property
+    def linear(self) -> bool:
+        """Whether the ladder shows linear time (not when even its first step ran out)."""
+        exponent = self.exponent
+        if exponent is None:
+            return len(self.points) == 1 and self.stopped_before is None
+        return exponent <= SUPER_LINEAR
+
+    def describe(self) -> str:
+        exponent = self.exponent
+        measured = ", ".join(f"{size}: {seconds * 1e3:.1f} ms" for size, seconds in self.points)
+        text = (
+            f"time grows as size^{exponent:.2f} (allowed {SUPER_LINEAR:g}) over {measured}"
+            if exponent is not None
+            else f"too few sizes to judge ({measured})"
+        )
+        if self.stopped_before is not None:
+            text += (
+                f"; stopped before size {self.stopped_before}: it would have taken longer "
+                f"than the budget of {self.budget:.1f} s"
+            )
+        return text
+
+
+#: The ladder's budget: this many times its first two steps (a linear parser's whole ladder
+#: costs about 12× them), never less than ``FLOOR`` seconds; the second step may take
+#: ``SECOND_STEP`` times the first (a quadratic parser takes 4×); a measurement longer than
+#: ``LONG`` seconds is not repeated (noise is small beside it).
+FACTOR, FLOOR, SECOND_STEP, LONG = 12.0, 2.0, 10.0, 1.0
+
+
+#: One measurement: ``(size, limit) -> seconds``, or ``None`` when it ran past ``limit``.
+Measurement = Callable[[int, float | None], float | None]
+
+
+def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
+    """Time each size until the ladder ends or its next step would pass the budget.
+
+    ``seconds_at(size, limit)`` runs one measurement and returns its seconds, or ``None``
+    when it ran past ``limit`` seconds (``None``: no limit). The first two sizes are timed
+    best of two, the others once (``confirm`` measures a borderline result again). The
+    budget is set from the first two steps, so it is the parser's own: a slow but linear
+    parser completes the ladder, a super-linear one is stopped. Before each later step its
+    time is predicted from the exponent so far; a step predicted past the budget is not run,
+    and one that runs past it counts at least its limit (a lower bound of its time).
+    """
+    verdict = Verdict(budget=math.inf)
+    spent = 0.0
+    for position, size in enumerate(sizes):
+        limit: float | None = None
+        if position == 1:
+            limit = SECOND_STEP * verdict.points[0][1]
+        elif position >= 2:
+            if position == 2:
+                verdict.budget = max(FLOOR, FACTOR * sum(s for _, s in verdict.points))
+            exponent = max(verdict.exponent or 1.0, 1.0)
+            last_size, last_seconds = verdict.points[-1]
+            predicted = last_seconds * (size / last_size) ** exponent
+            if spent + predicted > verdict.budget:
+                verdict.stopped_before = size
+                return verdict
+            limit = verdict.budget - spent
+        count = 2 if position < 2 else 1
+        if verdict.points and verdict.points[-1][1] > LONG:
+            count = 1
+        best = math.inf
+        for _ in range(count):
+            seconds = seconds_at(size, limit)
+            if seconds is None:
+                assert limit is not None
+                verdict.stopped_before = size
+                verdict.points.append((size, limit))
+                return verdict
+            spent += seconds
+            best = min(best, seconds)
+            if seconds > LONG:
+                break
+        verdict.points.append((size, best))
+    return verdict
+
+
+#: A super-linear verdict below this exponent is measured again, interleaved, before it
+#: stands: one load spike on a shared machine must not fail a linear parser.
+CONFIRM_BELOW = 1.6
+
+
+def confirm(sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict) -> Verdict:
+    """A borderline super-linear ``verdict`` measured again: every size once per round,
+    round after round (a change in the machine's load then slows every size alike), best of
+    three rounds. A clear one (stopped, or well above the bound) stands as it is."""
+    exponent = verdict.exponent
+    if verdict.linear or verdict.stopped_before is not None or exponent is None:
+        return verdict
+    if exponent >= CONFIRM_BELOW:
+        return verdict
+    best = dict.fromkeys(sizes, math.inf)
+    for _ in range(3):
+        for size in sizes:
+            seconds = seconds_at(size, None)
+            if seconds is not None:
+                best[size] = min(best[size], seconds)
+    points = [(size, seconds) for size, seconds in best.items() if seconds < math.inf]
+    return Verdict(points=points, budget=verdict.budget)

@@ -1,0 +1,95 @@
+"""The one linearity judgement: a ladder of sizes, a fitted exponent, a budget of its own.
+
+The measurements here are synthetic (a function of the size), so the judgement itself is
+tested exactly: which parsers pass, which fail, and how much a super-linear one costs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolconform.harness import scaling
+
+
+def parser(exponent: float, constant: float = 1e-6, *, spent: list[float] | None = None):
+    """A measurement of a parser whose time is ``constant × size^exponent``."""
+
+    def seconds_at(size: int, limit: float | None) -> float | None:
+        seconds = constant * size**exponent
+        if limit is not None and seconds > limit:
+            if spent is not None:
+                spent.append(limit)
+            return None
+        if spent is not None:
+            spent.append(seconds)
+        return seconds
+
+    return seconds_at
+
+
+SIZES = scaling.ladder(1_000, 8_000)
+
+
+def test_the_ladder_doubles_from_the_smallest_to_the_largest() -> None:
+    assert SIZES == [1_000, 2_000, 4_000, 8_000]
+    assert scaling.ladder(100, 800) == [100, 200, 400, 800]
+    assert scaling.ladder(500, 3_000) == [500, 1_000, 2_000, 3_000]
+
+
+@pytest.mark.parametrize("constant", [1e-7, 1e-3])  # fast, and a thousand times slower
+def test_a_linear_parser_passes_however_slow(constant: float) -> None:
+    verdict = scaling.measure(SIZES, parser(1.0, constant))
+    assert verdict.linear and verdict.stopped_before is None
+    assert verdict.exponent == pytest.approx(1.0)
+    assert [size for size, _ in verdict.points] == SIZES
+
+
+def test_n_log_n_passes_and_a_quadratic_fails() -> None:
+    import math
+
+    def n_log_n(size: int, limit: float | None) -> float:
+        return 1e-7 * size * math.log(size)
+
+    assert scaling.measure(SIZES, n_log_n).linear
+    verdict = scaling.measure(SIZES, parser(2.0, 1e-9))
+    assert not verdict.linear and verdict.exponent == pytest.approx(2.0)
+    assert "size^2.00" in verdict.describe()
+
+
+def test_a_quadratic_parser_is_stopped_within_its_budget() -> None:
+    linear_cost: list[float] = []
+    scaling.measure(SIZES, parser(1.0, 1e-4, spent=linear_cost))
+    quadratic_cost: list[float] = []
+    verdict = scaling.measure(SIZES, parser(2.0, 1e-4 / 1_000, spent=quadratic_cost))
+    assert not verdict.linear
+    assert verdict.stopped_before == 8_000  # its last step would have passed the budget
+    # It costs at most twice what a linear parser of the same first step costs.
+    assert sum(quadratic_cost) < 2 * sum(linear_cost)
+
+
+def test_a_second_step_far_past_the_first_fails_at_once() -> None:
+    def explodes(size: int, limit: float | None) -> float | None:
+        seconds = 0.01 if size == SIZES[0] else 100.0
+        return None if limit is not None and seconds > limit else seconds
+
+    verdict = scaling.measure(SIZES, explodes)
+    assert not verdict.linear and verdict.stopped_before == 2_000
+    assert verdict.exponent is not None and verdict.exponent > 3
+
+
+def test_a_borderline_verdict_is_measured_again_interleaved() -> None:
+    calls: list[int] = []
+    spiky = {8_000: 1.8}  # a load spike at one size, during the ladder only
+
+    def loaded(size: int, limit: float | None) -> float:
+        calls.append(size)
+        factor = spiky.get(size, 1.0) if len(calls) <= 10 else 1.0
+        return 1e-5 * size * factor
+
+    first = scaling.measure(SIZES, loaded)
+    assert not first.linear  # the spike alone makes it look super-linear
+    confirmed = scaling.confirm(SIZES, loaded, first)
+    assert confirmed.linear and confirmed.exponent == pytest.approx(1.0)
+    # A clear quadratic is not measured again.
+    quadratic = scaling.measure(SIZES, parser(2.0, 1e-9))
+    assert scaling.confirm(SIZES, parser(2.0, 1e-9), quadratic) is quadratic

@@ -397,7 +397,6 @@ class CaseExecutor:
         #: dialect → its chunking model as the run decided it (else decided here, lazily).
         self.chunking_models = {model.dialect: model for model in chunking_models}
         self.mode = mode
-        self.budget = Budget.for_mode(mode)
         self.feed_timeout = feed_timeout
         #: Chunking families to run (``whole``, ``two-way``, ``pieces``, ``groups``,
         #: ``search``, ``chars``); ``None`` runs them all.
@@ -481,7 +480,7 @@ class CaseExecutor:
         for source in self.sources(case.dialect) if only is None else ():
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
-            for chunking in token_chunkings(text, source, self.budget, seed=seed):
+            for chunking in token_chunkings(text, source, self._budget(case), seed=seed):
                 whole = chunking.family == "whole"
                 if not (whole or self._selected(chunking.family)):
                     continue
@@ -505,7 +504,7 @@ class CaseExecutor:
                 if searched is not None:
                     record(searched)
         if self.robustness and not hung and only is None and case.scaling is None:
-            for chunking in char_chunkings(text, self.budget):
+            for chunking in char_chunkings(text, self._budget(case)):
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
 
         if problem and "run.contract" not in found:  # a streamed violation says more
@@ -523,6 +522,9 @@ class CaseExecutor:
             model = self.chunking_models[dialect] = chunking_model(dialect, fetch=False)
         return model.sources()
 
+    def _budget(self, case: Case) -> Budget:
+        return Budget.for_mode(self.mode, pathological=case.scaling is not None)
+
     def _selected(self, family: str) -> bool:
         return self.families is None or family.split(":")[0] in self.families
 
@@ -534,7 +536,8 @@ class CaseExecutor:
         evaluate: Callable[[Run], dict[str, str | None]],
     ) -> Run | None:
         """Hypothesis search over subsets of boundaries; the failure it returns is shrunk."""
-        if len(pieces) < 3 or not self.budget.search_examples:
+        budget = self._budget(case)
+        if len(pieces) < 3 or not budget.search_examples:
             return None
         strategy = st.lists(st.integers(1, len(pieces) - 1), unique=True).map(sorted)
 
@@ -548,7 +551,7 @@ class CaseExecutor:
                 strategy,
                 fails,
                 settings=settings(
-                    max_examples=self.budget.search_examples,
+                    max_examples=budget.search_examples,
                     derandomize=True,
                     database=None,
                     deadline=None,

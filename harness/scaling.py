@@ -87,8 +87,9 @@ class Verdict:
 #: The ladder's budget: this many times its first two steps (a linear parser's whole ladder
 #: costs about 12× them), never less than ``FLOOR`` seconds; the second step may take
 #: ``SECOND_STEP`` times the first (a quadratic parser takes 4×); a measurement longer than
-#: ``LONG`` seconds is not repeated (noise is small beside it).
-FACTOR, FLOOR, SECOND_STEP, LONG = 12.0, 2.0, 10.0, 1.0
+#: ``LONG`` seconds is not repeated (noise is small beside it); and the budget is at most
+#: ``CAP`` seconds, so a slow parser is judged on fewer sizes rather than waited for.
+FACTOR, FLOOR, SECOND_STEP, LONG, CAP = 12.0, 2.0, 10.0, 1.0, 30.0
 
 
 #: One measurement: ``(size, limit) -> seconds``, or ``None`` when it ran past ``limit``.
@@ -114,7 +115,8 @@ def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
             limit = SECOND_STEP * verdict.points[0][1]
         elif position >= 2:
             if position == 2:
-                verdict.budget = max(FLOOR, FACTOR * sum(s for _, s in verdict.points))
+                first_two = sum(seconds for _, seconds in verdict.points)
+                verdict.budget = min(CAP, max(FLOOR, FACTOR * first_two))
             exponent = max(verdict.exponent or 1.0, 1.0)
             last_size, last_seconds = verdict.points[-1]
             predicted = last_seconds * (size / last_size) ** exponent

@@ -93,3 +93,11 @@ def test_a_borderline_verdict_is_measured_again_interleaved() -> None:
     # A clear quadratic is not measured again.
     quadratic = scaling.measure(SIZES, parser(2.0, 1e-9))
     assert scaling.confirm(SIZES, parser(2.0, 1e-9), quadratic) is quadratic
+
+
+def test_a_slow_parser_is_judged_on_fewer_sizes_within_the_cap() -> None:
+    spent: list[float] = []
+    verdict = scaling.measure(SIZES, parser(1.0, 2e-3, spent=spent))  # 2 s at the first size
+    assert verdict.linear and len(verdict.points) >= 2
+    assert verdict.budget == scaling.CAP
+    assert sum(spent) <= scaling.CAP + 2 * (2 + 4)  # the first two steps, then the cap

@@ -34,14 +34,6 @@ ENGINES = {
     "sglang": ("sglang", "sglang-serving"),
     "vllm": ("vllm", "vllm-plugin"),
 }
-#: Adapters certified on some kinds of case only. SGLang's and vLLM's parsers re-parse their
-#: whole buffer with every chunk: on the corpus's pathological cases (tens of kilobytes in
-#: ~4-character chunks) one case takes minutes, the whole quick run hours. Their scaling is
-#: measured by the throughput report instead (reports/bench/, the exponent per dialect).
-KINDS = {
-    adapter: ("valid", "invalid", "impl")
-    for adapter in ("sglang", "sglang-serving", "vllm", "vllm-plugin")
-}
 REPORT_FILES = ("report.json", "report.md", "report.html", "badge.svg")
 #: Seconds one case may take. A quadratic parser needs many minutes on the corpus's
 #: pathological cases (e.g. SGLang on a 70 KB string argument in ~4-character chunks);
@@ -72,8 +64,7 @@ def certify_adapter(adapter: str, args: argparse.Namespace) -> int:
         return 0
     directory = HERE / f"{adapter}-{implementation['version']}"
     expectations = directory / "expectations.toml"
-    kinds = [argument for kind in KINDS.get(adapter, ()) for argument in ("--kind", kind)]
-    options = ("--jobs", str(args.jobs), "--case-timeout", CASE_TIMEOUT, *kinds)
+    options = ("--jobs", str(args.jobs), "--case-timeout", CASE_TIMEOUT)
     gate = ("--expectations", relative(expectations))
     if args.update_expectations:
         directory.mkdir(parents=True, exist_ok=True)

@@ -11,12 +11,11 @@ tag that ends it, a layout may eat surrounding whitespace. ``fit_call``, ``fit_t
 ``carries`` keep the drawn responses to what the format carries, so the response stays the
 oracle. A format with several layouts that parse alike lists them in ``variants``.
 
-Adding a renderer for a new dialect is one module in this package:
-
-1. create ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets
-   ``dialect`` (the registered dialect name), ``supports`` (what its responses may contain)
-   and implements ``render``; call ``register(MyRenderer())`` at the bottom;
-2. add the module to ``_MODULES`` below.
+Adding a renderer for a new dialect is one module in this package, found by itself (every
+module here is imported on first use; no list to keep): create
+``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets ``dialect`` (the
+registered dialect name), ``supports`` (what its responses may contain) and implements
+``render``, and call ``register(MyRenderer())`` at the bottom.
 
 The round-trip tests then cover the dialect with every tokenizer family it declares.
 """
@@ -24,6 +23,7 @@ The round-trip tests then cover the dialect with every tokenizer family it decla
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -88,21 +88,7 @@ class Renderer:
 
 
 _RENDERERS: dict[str, Renderer] = {}
-_MODULES = (
-    "hermes",
-    "internlm",
-    "llama3",
-    "deepseek_r1",
-    "qwen3_coder",
-    "glm",
-    "minimax_m2",
-    "dsml",
-    "deepseek_v3",
-    "kimi_k2",
-    "mistral",
-    "gpt_oss",
-    "ds2api",
-)
+_LOADED: list[bool] = []
 
 
 def register(renderer: Renderer) -> Renderer:
@@ -114,8 +100,12 @@ def register(renderer: Renderer) -> Renderer:
 
 
 def _load() -> None:
-    for module in _MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+    """Import every module of this package once: each renderer registers itself."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
 
 
 def renderer_names() -> list[str]:

@@ -511,7 +511,10 @@ class CaseExecutor:
             broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
             result.checks["run.contract"] = "fail"
             found["run.contract"] = (broken, problem)
+        failed = {failure.check for failure in result.failures}
         for check, (run, message) in found.items():
+            if check in failed:  # one failure per check and case: the first size's stands
+                continue
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             result.failures.append(self._failure(case, check, run, message, expectations))

@@ -124,6 +124,29 @@ class Failure:
     #: One shell command that reproduces the failure, set when the report is made.
     reproduce: str = ""
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Failure:
+        """A failure as a report recorded it (its classification is redone by the reader)."""
+        chunking = data["chunking"]
+        return cls(
+            case=data["case"],
+            dialect=data["dialect"],
+            check=data["check"],
+            level=data["level"],
+            status=data["status"],
+            message=data["message"],
+            chunking=Chunking(
+                chunking["family"],
+                tuple(chunking["chunks"]),
+                None,
+                chunking["tier"],
+                chunking.get("tokenizer"),
+            ),
+            expected=data.get("expected"),
+            actual=data.get("actual"),
+            reproduce=data.get("reproduce", ""),
+        )
+
     def to_json(self) -> dict[str, Any]:
         known = {"reason": self.reason, "issue": self.issue} if self.expected_failure else {}
         if self.changed_from:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .render import percent
+from .report_markdown import percent
 from .summary import find_reports, must_pass_counts
 
 KINDS = ("tool", "reasoning")

@@ -106,10 +106,6 @@ BINDINGS: dict[str, Binding] = {
     "phi4_mini_json": Binding("phi4_mini_json", None, "phi-4-mini"),
 }
 
-#: vLLM 0.33 tool-parser names registered for the same class as another name, and that name:
-#: they are served by the dialects bound to it (JSON family, issue 20).
-ALIASES = {"qwen3_json": "hermes", "llama4_json": "llama3_json"}
-
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
 
 

@@ -87,6 +87,11 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2"),
     "mistral": Binding("mistral"),
     "gpt_oss": Binding("gpt-oss", "gpt-oss"),
+    # JSON in tags / after a marker (issue 20): SGLang has no detector for longcat, granite*,
+    # ernie45, jamba, hunyuan_a13b (its "hunyuan" reads Hunyuan 3's format) or phi4_mini_json.
+    "hermes": Binding("hermes"),
+    "trinity": Binding("trinity", "qwen3"),
+    "apertus": Binding("apertus2509", "apertus2509"),
 }
 
 

@@ -92,6 +92,18 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
     "gpt_oss": Binding("openai", "openai_gptoss", "gpt-oss", harmony=True),
+    # JSON in tags / after a marker (issue 20). No PyPI wheel ships these models' tokenizers,
+    # so each names its model's family and is left out below (UNSERVED), as internlm is.
+    "hermes": Binding("hermes", None, "hermes-2-pro"),
+    "longcat": Binding("longcat", None, "longcat-flash"),
+    "granite4": Binding("granite4", None, "granite-4.0"),
+    "ernie45": Binding("ernie45", "ernie45", "ernie-4.5"),
+    "jamba": Binding("jamba", None, "jamba"),
+    "hunyuan_a13b": Binding("hunyuan_a13b", "hunyuan_a13b", "hunyuan-a13b"),
+    "apertus": Binding("apertus", None, "apertus"),
+    "granite": Binding("granite", None, "granite-3"),
+    "granite_20b_fc": Binding("granite-20b-fc", None, "granite-20b-functioncalling"),
+    "phi4_mini_json": Binding("phi4_mini_json", None, "phi-4-mini"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -438,6 +450,23 @@ def _open(session_class: type[_Session]) -> Any:
 #: of the adapter's dialects (reports list them as not run) rather than skipped case by case.
 UNSERVED = {
     "internlm": "vLLM's parser needs the InternLM2 tokenizer, which no PyPI wheel ships",
+    # JSON in tags / after a marker (issue 20): vLLM decides on the model's token ids.
+    **{
+        dialect: f"vLLM's parser needs the {BINDINGS[dialect].family} tokenizer, "
+        "which no PyPI wheel ships"
+        for dialect in (
+            "hermes",
+            "longcat",
+            "granite4",
+            "ernie45",
+            "jamba",
+            "hunyuan_a13b",
+            "apertus",
+            "granite",
+            "granite_20b_fc",
+            "phi4_mini_json",
+        )
+    },
 }
 _DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items() if name not in UNSERVED}
 _PLUGIN_DIALECTS = {name: text for name, text in _DIALECTS.items() if not BINDINGS[name].harmony}

@@ -111,6 +111,22 @@ class PythonicToolParser(ToolParser):
     opens_list: ClassVar[bool] = False
     #: Whether a "]" after the last call ends the payload.
     closes_list: ClassVar[bool] = True
+    #: The call grammar's punctuation: what precedes the name (Gemma's ``call:``), the
+    #: brackets around the arguments, and what separates a keyword from its value.
+    call_prefix: ClassVar[str] = ""
+    call_open: ClassVar[str] = "("
+    call_close: ClassVar[str] = ")"
+    key_separator: ClassVar[str] = "="
+    #: A token that delimits strings verbatim (Gemma's ``<|"|>``); ``None``: Python's
+    #: quotes with their escapes.
+    string_delimiter: ClassVar[str | None] = None
+
+    @classmethod
+    def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
+        tags = super().protocol_tags()
+        if cls.string_delimiter:
+            tags[cls.string_delimiter] = ()
+        return tags
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)
@@ -122,6 +138,7 @@ class PythonicToolParser(ToolParser):
         self._raw_depth = 0  # brackets open inside a held raw value
         self._quote = ""
         self._terminator = self.close_tag or ""
+        self._name_chars = _NAME_CHARS | frozenset(self.call_prefix)
 
     def begin_tool_block(self) -> None:
         super().begin_tool_block()
@@ -134,7 +151,8 @@ class PythonicToolParser(ToolParser):
 
     def _payload_verdict(self, text: str, final: bool) -> int:
         """A payload begins (after layout, and "[" where the list is inside the block)
-        with a call: a name and "(". "[1]", "[note]" or "[See below]" are prose."""
+        with a call: a name and "(" (Gemma: ``call:NAME{``). "[1]", "[note]" or "[See
+        below]" are prose."""
         n = len(text)
         i = self._verdict_scanned
         phase = self._verdict_phase  # 0 layout, 1 "[", 2 layout, 3 name, 4 layout after it
@@ -161,7 +179,7 @@ class PythonicToolParser(ToolParser):
                     return -1
                 phase = 3
         if phase == 3:
-            while i < n and text[i] in _NAME_CHARS:
+            while i < n and text[i] in self._name_chars:
                 i += 1
             if i < n:
                 phase = 4
@@ -169,7 +187,7 @@ class PythonicToolParser(ToolParser):
             while i < n and text[i] in _LAYOUT:
                 i += 1
             if i < n:
-                return 1 if text[i] == "(" else -1
+                return 1 if text[i] == self.call_open else -1
         self._verdict_scanned = i
         self._verdict_phase = phase
         return 0
@@ -233,8 +251,10 @@ class PythonicToolParser(ToolParser):
                     i += 1  # separators between calls, and stray text
             elif state == _ITEM:
                 i = self._item(text, i, c, deltas)
+                if self._state == _DONE:
+                    return i
             elif state == _EQUALS:
-                if c == "=":
+                if c == self.key_separator:
                     i += 1
                     self._state = _VALUE
                 else:  # no "=": what looked like a keyword was a positional value
@@ -247,14 +267,14 @@ class PythonicToolParser(ToolParser):
             elif state == _VALUE:
                 i = self._value(text, i, c, deltas)
             else:  # _AFTER
-                frame = self._frames[-1]
+                if c in ")]}":
+                    i = self._closer(i, c, deltas)
+                    if self._state == _DONE:
+                        return i
+                    continue
                 i += 1
                 if c == ",":
                     self._state = _ITEM
-                elif c == frame.closer:
-                    self._close_frame(deltas)
-                elif c in ")]}":
-                    self._close_frame(deltas)  # a mismatched closer still closes
                 # anything else between items is stray text: skipped
         if final:
             self._finish(deltas)
@@ -265,10 +285,9 @@ class PythonicToolParser(ToolParser):
 
     def _item(self, text: str, i: int, c: str, deltas: list[DeltaToolCall]) -> int:
         """The start of the innermost frame's next item, or its closer."""
-        frame = self._frames[-1]
         if c in ")]}":  # the frame's closer (a mismatched one still closes)
-            self._close_frame(deltas)
-            return i + 1
+            return self._closer(i, c, deltas)
+        frame = self._frames[-1]
         if c == ",":
             return i + 1  # an empty item (a doubled comma)
         if frame.kind == "call":
@@ -286,15 +305,34 @@ class PythonicToolParser(ToolParser):
         self._state = _VALUE
         return i
 
+    def _closer(self, i: int, c: str, deltas: list[DeltaToolCall]) -> int:
+        """A closer closes the innermost frame, also a mismatched one; a "]" where a
+        call's ")" is missing ends the list too (``[f(a=1] Done.``), so what follows is
+        not swallowed as payload."""
+        if c == "]" and self.closes_list and self._frames[-1].kind == "call":
+            self._end_payload(deltas)
+            return i + 1
+        self._close_frame(deltas)
+        return i + 1
+
     def _value(self, text: str, i: int, c: str, deltas: list[DeltaToolCall]) -> int:
         """The first character of a value: strings stream, brackets open a frame, other
         text is a scalar held until it ends."""
-        if c in "'\"":
+        delimiter = self.string_delimiter
+        if delimiter is None and c in "'\"":
             self._start_value(deltas, '"')
             self._quote = c
             self._state = _STRING
             return i + 1
-        if c in "[({":
+        if delimiter is not None and c == delimiter[0]:
+            if text.startswith(delimiter, i):
+                self._start_value(deltas, '"')
+                self._quote = delimiter
+                self._state = _STRING
+                return i + len(delimiter)
+            if delimiter.startswith(text[i:]):
+                return i  # maybe the delimiter: wait for the rest
+        if c in "[{" or (c == "(" and delimiter is None):
             opening = "{" if c == "{" else "["
             self._start_value(deltas, opening)
             kind = "dict" if c == "{" else "list"
@@ -398,7 +436,7 @@ class PythonicToolParser(ToolParser):
         the call is announced there. A word without "(" is no call and is skipped."""
         j = i + self._resume
         if self._name_end < 0:
-            while j < n and text[j] in _NAME_CHARS:
+            while j < n and text[j] in self._name_chars:
                 j += 1
             if j < n or final:
                 self._name_end = j - i
@@ -408,13 +446,13 @@ class PythonicToolParser(ToolParser):
         if j == n and not final:
             self._resume = j - i
             return i
-        name = text[i : i + self._name_end]
+        name = text[i : i + self._name_end].removeprefix(self.call_prefix)
         self._resume = 0
         self._name_end = -1
-        if j < n and text[j] == "(":
+        if j < n and text[j] == self.call_open and name:
             self._begin_call()
             self._emit_delta(deltas, name=name)
-            self._frames = [_Frame("call", ")", muted=False)]
+            self._frames = [_Frame("call", self.call_close, muted=False)]
             self._state = _ITEM
             return j + 1
         self._state = _BETWEEN
@@ -449,7 +487,7 @@ class PythonicToolParser(ToolParser):
         is a string (``json.dumps`` writes number keys as strings too)."""
         j = i + self._resume
         c = text[i]
-        if c in "'\"":
+        if c in "'\"" and self.string_delimiter is None:
             j = max(j, i + 1)
             while j < n:
                 d = text[j]
@@ -478,15 +516,17 @@ class PythonicToolParser(ToolParser):
     # ----------------------------------------------------------------- strings
 
     def _string(self, text: str, i: int, n: int, deltas: list[DeltaToolCall], final: bool) -> int:
-        """Stream string content up to its closing quote; an escape cut by the chunk end
-        is held. The close tag inside a string still ends the payload (dedicated tokens)."""
+        """Stream string content up to its closing quote (or delimiter); a Python escape
+        cut by the chunk end is held. The close tag inside a string still ends the payload
+        (the markers are dedicated tokens)."""
         quote = self._quote
+        verbatim = self.string_delimiter is not None  # no escapes inside the delimiters
         terminator = self._terminator
         pieces: list[str] = []
         start = i
         while True:
             stop = text.find(quote, i)
-            backslash = text.find("\\", i, n if stop < 0 else stop)
+            backslash = -1 if verbatim else text.find("\\", i, n if stop < 0 else stop)
             end = n if stop < 0 else stop
             if backslash >= 0:
                 end = backslash
@@ -502,7 +542,7 @@ class PythonicToolParser(ToolParser):
                     return keep
                 self._emit_string(deltas, pieces, text[start:stop], closing=True)
                 self._end_value()
-                return stop + 1
+                return stop + len(quote)
             # An escape: decode it (or hold it when the chunk ends inside it).
             pieces.append(text[start:backslash])
             decoded, length = _escape(text, backslash, n, final)

@@ -37,6 +37,8 @@ MENTIONS = [
     ("llama4_pythonic", "<|python_start|>", None, ""),
     ("lfm2", "<|tool_call_start|>", None, ""),
     ("olmo3", "<function_calls>", Request(thinking=False), ""),
+    ("functiongemma", "<start_function_call>", None, ""),
+    ("gemma4", "<|tool_call>", None, ""),
 ]
 
 

@@ -171,3 +171,32 @@ def test_a_long_string_argument_streams_in_linear_time(dialect: str) -> None:
             best[k] = min(best[k], _stream_time(dialect, chunks))
     small, large = best
     assert large / small < BOUND, f"{dialect}: {large:.4f}s / {small:.4f}s"
+
+
+def test_a_list_closed_before_its_call_ends_there() -> None:
+    """``]`` where the call's ``)`` is missing: the call and the list end, the rest is content."""
+    check("pythonic", "[f(a=1] Done.", Expected(" Done.", None, [("f", '{"a": 1}')]))
+
+
+GEMMA_VALUES = "city:{s}Os,lo{s},days:3,o:{{a:[1,{s}x{s}],b:true,c:null}},w:hello world"
+
+
+@pytest.mark.parametrize(
+    ("dialect", "opening", "closing", "delimiter"),
+    [
+        ("functiongemma", "<start_function_call>", "<end_function_call>", "<escape>"),
+        ("gemma4", "<|tool_call>", "<tool_call|>", '<|"|>'),
+    ],
+)
+def test_gemma_values_are_verbatim_strings_bare_scalars_and_bare_key_objects(
+    dialect: str, opening: str, closing: str, delimiter: str
+) -> None:
+    body = GEMMA_VALUES.format(s=delimiter)
+    text = f"Sure.{opening}call:get_weather{{{body}}}{closing}{opening}call:now{{}}{closing}ok"
+    arguments = '{"city": "Os,lo", "days": 3, "o": {"a": [1, "x"], "b": true, "c": null}, "w": "hello world"}'
+    check(dialect, text, Expected("Sure.ok", None, [("get_weather", arguments), ("now", "{}")]))
+
+
+def test_gemma4_thought_channel_and_a_call_that_ends_it() -> None:
+    text = '<|channel>thought\nplan<|tool_call>call:f{a:<|"|>x<|"|>}<tool_call|>Done.'
+    check("gemma4", text, Expected("Done.", "plan", [("f", '{"a": "x"}')]))

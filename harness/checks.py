@@ -76,6 +76,8 @@ class Run:
     cpu_seconds: float = 0.0
     #: The parser ran out of memory (a resource limit, not a wrong result).
     exhausted: bool = False
+    #: The share of the chunks fed when a run stopped at its budget (1.0: all of them).
+    progress: float = 1.0
 
 
 @dataclass
@@ -255,7 +257,10 @@ CATALOGUE: tuple[Check, ...] = (
           and judged.out.get("result.content") is None),
     Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
           "Time grows linearly with the output: the fitted exponent of time against size over "
-          "a ladder of sizes (pathological cases) is at most 1.2."),
+          "a ladder of sizes (pathological cases) is at most 1.3."),
+    Check("mem.no-leak", SHOULD, "no memory kept across responses", "000 实现不变量",
+          "A session keeps nothing once it ends: the adapter program's resident memory does "
+          "not grow with the number of responses it parsed (pathological cases)."),
     Check("robustness.char-splits", MAY, "arbitrary character splits",
           "000 与 token 边界对齐的标签前缀",
           "The result survives splits that cut tags where no tokenizer does (informative).",

@@ -421,3 +421,18 @@ class _HoldsArguments(_Wrapped):
 
 def holds_arguments_until_the_end(dialect, request):
     return _HoldsArguments(dialect, request)
+
+
+#: Every chunk and delta any session saw: a cache nobody evicts (memory grows per request).
+_SEEN: list = []
+
+
+class _Hoarder(_Wrapped):
+    def feed(self, text, token_ids=None):
+        deltas = super().feed(text, token_ids)
+        _SEEN.append((text, [dict(delta) for delta in deltas], list(token_ids or ())))
+        return deltas
+
+
+def keeps_every_chunk_forever(dialect, request):
+    return _Hoarder(dialect, request)

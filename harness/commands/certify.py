@@ -40,7 +40,6 @@ from ..identity import adapter_identity
 from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
 from ..processes import contained
-from ..render import percent, report_files
 from ..report import (
     SANDBOXED,
     SELF_ATTESTED,
@@ -51,6 +50,7 @@ from ..report import (
     results_from_json,
     write_report,
 )
+from ..report_markdown import percent, report_files
 from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.

@@ -104,6 +104,17 @@ BINDINGS: dict[str, Binding] = {
     "granite": Binding("granite", None, "granite-3"),
     "granite_20b_fc": Binding("granite-20b-fc", None, "granite-20b-functioncalling"),
     "phi4_mini_json": Binding("phi4_mini_json", None, "phi-4-mini"),
+    # Pythonic, Gemma and reasoning-only dialects (issue 20). The pythonic models' and
+    # Gemma's tokenizers ship in no wheel; the text-only parsers get Llama 3.1's (it holds
+    # the `</`, `think`, `>` tokens vLLM's olmo3 reasoning parser looks up); lfm2 and gemma4
+    # key on their own special tokens (UNSERVED). Holo2 has Qwen3's.
+    "pythonic": Binding("pythonic", None),
+    "llama4_pythonic": Binding("llama4_pythonic", None, "llama3.1"),
+    "lfm2": Binding("lfm2", None),
+    "olmo3": Binding("olmo3", "olmo3", "llama3.1"),
+    "functiongemma": Binding("functiongemma", None, "llama3.1"),
+    "gemma4": Binding("gemma4", "gemma4"),
+    "holo2": Binding(None, "holo2"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -467,6 +478,11 @@ UNSERVED = {
             "phi4_mini_json",
         )
     },
+    # Pythonic and Gemma dialects (issue 20).
+    "lfm2": "vLLM's parser looks its two markers up in the LFM2 tokenizer's vocabulary, "
+    "which no PyPI wheel ships",
+    "gemma4": "vLLM's parser keys on the ids of Gemma 4's special tokens, and no PyPI wheel "
+    "ships Gemma 4's tokenizer",
 }
 _DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items() if name not in UNSERVED}
 _PLUGIN_DIALECTS = {name: text for name, text in _DIALECTS.items() if not BINDINGS[name].harmony}
@@ -477,6 +493,8 @@ ALIASES = {
     "tool:qwen3_xml": "qwen3_coder",
     "tool:llama4_json": "llama3_json",
     "reasoning:glm47": "glm45",
+    # issue 20: the same class (vllm/reasoning/__init__.py)
+    "reasoning:step5": "deepseek_r1",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED = {

@@ -39,10 +39,13 @@ ARG_KEY_CLOSE = "</arg_key>"
 ARG_VALUE_OPEN = "<arg_value>"
 ARG_VALUE_CLOSE = "</arg_value>"
 TOOL_CLOSE = "</tool_call>"
-_BETWEEN_KEY_AND_VALUE = (ARG_VALUE_OPEN, ARG_KEY_CLOSE, ARG_VALUE_CLOSE, ARG_KEY_OPEN, TOOL_CLOSE)
 
 
 class Glm47ToolParser(XmlToolParser):
+    """GLM-4.7's payload; the dialects that wrap the same pairs in other outer tags
+    (IQuest's ``<iquest_tool_call>``) set ``open_tag``, ``close_tag`` and
+    ``arg_value_end_tags``: every hook reads the close tag from the class."""
+
     open_tag = "<tool_call>"
     close_tag = TOOL_CLOSE
     arg_value_close_tag = ARG_VALUE_CLOSE
@@ -54,8 +57,8 @@ class Glm47ToolParser(XmlToolParser):
         ARG_VALUE_CLOSE: (),
     }
     value_repeated_open = ARG_VALUE_OPEN
-    #: What completes the function name after ``<tool_call>``.
-    name_ends: ClassVar[tuple[str, ...]] = (ARG_KEY_OPEN, TOOL_CLOSE)
+    #: What completes the function name after ``<tool_call>`` (besides the close tag).
+    name_ends: ClassVar[tuple[str, ...]] = (ARG_KEY_OPEN,)
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)
@@ -69,20 +72,22 @@ class Glm47ToolParser(XmlToolParser):
     def _payload_verdict(self, text: str, final: bool) -> int:
         """A payload is a function name (one word) and then ``<arg_key>`` or the close tag;
         ``<tool_call>`` followed by prose ("marks a call") is text."""
-        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE))
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, self.close_tag))
 
     def _consume_function(
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
-        pos = skip_whitespace(payload, pos)
-        if payload.startswith(self.open_tag, pos):
-            return pos + len(self.open_tag), None, FUNCTION  # a repeated open tag: dropped
-        end, marker = self._search.first(payload, self.name_ends, pos)
+        if not self._search.open:  # else: the rest of a name begun in an earlier chunk
+            pos = skip_whitespace(payload, pos)
+            if payload.startswith(self.open_tag, pos):
+                return pos + len(self.open_tag), None, FUNCTION  # a repeated open tag: dropped
+        close_tag = self.close_tag
+        end, marker, name = self._search.first(payload, (*self.name_ends, close_tag), pos)
         if marker is None:
             # An unfinished name at the end of the input is no name: invent none.
             return (len(payload), None, DONE) if final else None
-        name = payload[pos:end].strip()
-        if marker == TOOL_CLOSE and not name:
+        name = name.strip()
+        if marker == close_tag and not name:
             return end, None, DONE
         if marker == "\n":
             end += 1
@@ -90,9 +95,14 @@ class Glm47ToolParser(XmlToolParser):
 
     def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
         pos = skip_whitespace(payload, pos)
+        close_tag = self.close_tag
         if self._closed_key is not None:
             # Between a key and its value: each stray close tag is consumed once.
-            tag = tag_at(payload, pos, _BETWEEN_KEY_AND_VALUE)
+            tag = tag_at(
+                payload,
+                pos,
+                (ARG_VALUE_OPEN, ARG_KEY_CLOSE, ARG_VALUE_CLOSE, ARG_KEY_OPEN, close_tag),
+            )
             if tag == ARG_VALUE_OPEN:
                 return pos + len(tag), ARG_NAME
             if tag in (ARG_KEY_CLOSE, ARG_VALUE_CLOSE):
@@ -102,10 +112,10 @@ class Glm47ToolParser(XmlToolParser):
             if not tag:
                 return None
             self._closed_key = None  # <arg_key> or </tool_call>: a key without a value
-        tag = tag_at(payload, pos, (ARG_KEY_OPEN, TOOL_CLOSE))
+        tag = tag_at(payload, pos, (ARG_KEY_OPEN, close_tag))
         if tag == ARG_KEY_OPEN:
             return pos + len(tag), ARG_NAME
-        if tag == TOOL_CLOSE:
+        if tag == close_tag:
             return pos, DONE
         if tag is None:
             return skip_stray_text(payload, pos), ARG_START
@@ -116,14 +126,15 @@ class Glm47ToolParser(XmlToolParser):
         if key is not None:  # _consume_arg_start found where the key's value starts
             self._closed_key = None
             return pos, key
-        end, marker = self._search.first(
-            payload, (ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE), pos
+        close_tag = self.close_tag
+        end, marker, name = self._search.first(
+            payload, (ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_KEY_OPEN, close_tag), pos
         )
         if marker is None:
             return None
-        if marker in (ARG_KEY_OPEN, TOOL_CLOSE):
+        if marker in (ARG_KEY_OPEN, close_tag):
             return end, None  # the key never closed and no value follows
-        name = payload[pos:end].strip()
+        name = name.strip()
         if marker == ARG_VALUE_OPEN:  # </arg_key> is missing
             return end + len(marker), name
         # What stands between </arg_key> and the value (layout, <arg_value>, stray tags) is
@@ -133,11 +144,11 @@ class Glm47ToolParser(XmlToolParser):
 
 
 class Glm45ToolParser(Glm47ToolParser):
-    name_ends = ("\n", ARG_KEY_OPEN, TOOL_CLOSE)
+    name_ends = ("\n", ARG_KEY_OPEN)
 
     def _payload_verdict(self, text: str, final: bool) -> int:
         """As GLM-4.7, and the end of the name's line confirms it (the template's layout)."""
-        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE), "\n")
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, self.close_tag), "\n")
 
 
 class Glm45ReasoningParser(ReasoningParser):

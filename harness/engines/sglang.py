@@ -87,6 +87,19 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2"),
     "mistral": Binding("mistral"),
     "gpt_oss": Binding("gpt-oss", "gpt-oss"),
+    # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
+    # DSML). SGLang has no Seed-OSS, Step-5 or Hy4 detector.
+    "mimo": Binding("mimo", "mimo"),
+    "step3p5": Binding("step3p5", "step3p5"),
+    "nanbeige": Binding("nanbeige", "nanbeige"),
+    "ling3": Binding("ling3", "ling3"),
+    "poolside_v1": Binding("poolside_v1", "poolside_v1"),
+    "spark25": Binding("spark25"),
+    "iquest_q1": Binding("iquest_q1", "iquest_q1"),
+    "hy_v3": Binding("hunyuan", "hunyuan"),
+    "dots": Binding("dots", "dots"),
+    "deepseek_v41": Binding("deepseekv41", "deepseek-v41"),
+    "gigachat35": Binding("gigachat35", "gigachat35"),
 }
 
 

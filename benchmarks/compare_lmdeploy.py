@@ -1,9 +1,10 @@
 """The reference parser against LMDeploy 0.18's, raw ``stream_chunk`` against ``stream_chunk``.
 
-Issue 2's yardstick: the same hermes workload (a call with one long string argument,
-1k / 8k / 64k characters, about four characters per chunk with tags whole), both parsers
-called directly — no adapter, no dict conversion — after checking that both produce the
-same call. CPU time, interleaved best of seven, so other load on the machine cancels out.
+The yardstick of the reference's speed: the same hermes workload (a call with one long
+string argument, 1k / 8k / 64k characters, about four characters per chunk with tags
+whole), both parsers called directly — no adapter, no dict conversion — after checking that
+both produce the same call. CPU time, interleaved best of seven, so other load on the
+machine cancels out.
 
 Run inside the LMDeploy environment: ``tox -e lmdeploy --notest`` once, then
 ``.tox/lmdeploy/bin/python benchmarks/compare_lmdeploy.py``.

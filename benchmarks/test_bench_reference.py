@@ -1,4 +1,4 @@
-"""Throughput of the reference core on the hermes workload (issue 2's benchmark).
+"""Throughput of the reference core on the hermes workload (seed 000's benchmark).
 
 Run: ``pytest benchmarks/test_bench_reference.py --benchmark-only``. Each case first verifies
 the streamed reconstruction, then times a fresh parser streaming every chunk. Two floors run

@@ -10,12 +10,14 @@ oracle, the reference parser's run on the same chunks. Runs end in a typed ``Out
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ..reference import Dialect, Request
-from .cases import Case, Expectation, call_differences, differences
+from . import json_values
+from .cases import Case, Expectation, ExpectedCall, call_differences, differences
 from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking
 from .events import CALL_ARGS, CALL_BEGIN, CONTENT, REASONING, REWRITE, Event, FinalResult
 
@@ -74,6 +76,8 @@ class Run:
     cpu_seconds: float = 0.0
     #: The parser ran out of memory (a resource limit, not a wrong result).
     exhausted: bool = False
+    #: The share of the chunks fed when a run stopped at its budget (1.0: all of them).
+    progress: float = 1.0
 
 
 @dataclass
@@ -239,18 +243,24 @@ CATALOGUE: tuple[Check, ...] = (
           verdict=lambda judged: _arguments_objects(judged.result),
           applies=lambda judged: judged.context.case.kind == "valid"),
     Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
-          "No protocol tag, whole or partial, appears in content or reasoning.",
+          "No protocol tag, whole or partial, appears in content or reasoning, nor a whole "
+          "tag in an argument's key or value.",
           verdict=lambda judged: _leak(judged)),
     Check("stream.append-only", MUST, "append-only", "000 归一化工具调用输出",
           "Streamed text is never taken back (snapshot adapters).",
           verdict=lambda judged: _append_only(judged.events)),
     Check("stream.progressive", SHOULD, "stable text released early", "000 实现不变量",
-          "After each chunk, what was emitted lags the oracle by at most the dialect's "
-          "longest tag.", verdict=lambda judged: _progressive(judged),
+          "After each chunk, what was emitted — text and string argument values — lags the "
+          "oracle by at most the dialect's longest tag (arguments: plus a little slack).",
+          verdict=lambda judged: _progressive(judged),
           applies=lambda judged: judged.context.oracle is not None
           and judged.out.get("result.content") is None),
     Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
-          "Time grows linearly with the output (pathological cases: time ratio bound)."),
+          "Time grows linearly with the output: the fitted exponent of time against size over "
+          "a ladder of sizes (pathological cases) is at most 1.3."),
+    Check("mem.no-leak", SHOULD, "no memory kept across responses", "000 实现不变量",
+          "A session keeps nothing once it ends: the adapter program's resident memory does "
+          "not grow with the number of responses it parsed (pathological cases)."),
     Check("robustness.char-splits", MAY, "arbitrary character splits",
           "000 与 token 边界对齐的标签前缀",
           "The result survives splits that cut tags where no tokenizer does (informative).",
@@ -407,7 +417,39 @@ def _leak(judged: Judged) -> str | None:
                 return f"{field_name} has protocol text {_excerpt(inserted, tag)!r} (from {tag!r})"
             if len(piece) >= 2 and piece in tag and piece not in removed:
                 return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
+    if len(result.calls) == len(expectation.calls):
+        for call, expected_call in zip(result.calls, expectation.calls, strict=True):
+            got = "\n".join(_strings(call.arguments_value()))
+            want = "\n".join(_strings(_expected_arguments(expected_call)))
+            for tag in tags:
+                if got.count(tag) > want.count(tag):
+                    return (
+                        f"call {call.index} ({call.name}): its arguments hold protocol text "
+                        f"{_excerpt(got, tag)!r} (from {tag!r})"
+                    )
     return None
+
+
+def _expected_arguments(call: ExpectedCall) -> Any:
+    if call.arguments_raw is not None:
+        value = json_values.parse(call.arguments_raw)
+        return value.raw if isinstance(value, json_values.NotJson) else value
+    return call.arguments
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every key and string value in a JSON value (the text itself when it is not JSON)."""
+    if isinstance(value, json_values.NotJson):
+        yield value.raw
+    elif isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _difference(expected: str, actual: str) -> tuple[str, str]:
@@ -433,7 +475,18 @@ def _append_only(events: Sequence[Event]) -> str | None:
     return f"text already streamed was changed: {rewrites}" if rewrites else None
 
 
+#: Characters a string argument may lag the oracle's beyond the longest tag: the parser may
+#: hold a value's escape sequence or a key's quoting a little longer than the oracle does.
+_ARGUMENT_SLACK = 32
+ARGUMENTS = "arguments"
+
+
 def _progressive(judged: Judged) -> str | None:
+    """Stable text and argument values are released early: after every chunk, what the
+    parser emitted lags the oracle by at most the dialect's longest tag (arguments: plus a
+    little slack, and scaled to the parser's own serialization, which may space JSON
+    differently). A parser that holds a value until its close tag, or a whole call until the
+    block ends, lags by the value."""
     run, context = judged.run, judged.context
     assert context.oracle is not None
     oracle = context.oracle(run.chunking)
@@ -446,6 +499,11 @@ def _progressive(judged: Judged) -> str | None:
     allowance = max((len(tag) for tag in context.dialect.protocol_tags()), default=0)
     mine = _cumulative(run.chunk_events)
     reference = _cumulative(oracle.chunk_events)
+    scale = (
+        (mine[-1][ARGUMENTS] / reference[-1][ARGUMENTS])
+        if mine and reference[-1][ARGUMENTS]
+        else 1.0
+    )
     for position, (got, want) in enumerate(zip(mine, reference, strict=False)):
         for field_name in (CONTENT, REASONING):
             lag = want[field_name] - got[field_name]
@@ -454,15 +512,23 @@ def _progressive(judged: Judged) -> str | None:
                     f"after chunk {position} the {field_name} lags the oracle by {lag} characters "
                     f"(allowed {allowance})"
                 )
+        lag = round(want[ARGUMENTS] * scale) - got[ARGUMENTS]
+        if lag > allowance + _ARGUMENT_SLACK:
+            return (
+                f"after chunk {position} the call arguments lag the oracle by {lag} characters "
+                f"(allowed {allowance + _ARGUMENT_SLACK}): values are held, not streamed"
+            )
     return None
 
 
 def _cumulative(chunks: Sequence[Sequence[Event]]) -> list[dict[str, int]]:
-    totals = {CONTENT: 0, REASONING: 0}
+    totals = {CONTENT: 0, REASONING: 0, ARGUMENTS: 0}
     out = []
     for events in chunks:
         for event in events:
-            if event.kind in totals:
+            if event.kind in (CONTENT, REASONING):
                 totals[event.kind] += len(event.text)
+            elif event.kind == CALL_ARGS:
+                totals[ARGUMENTS] += len(event.text)
         out.append(dict(totals))
     return out

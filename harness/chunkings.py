@@ -245,10 +245,21 @@ def token_chunkings(
         yield merge(pieces, f"groups:{label}", groups, source)
 
 
+#: Outputs up to this many characters get every two-way character split, in any mode.
+SHORT_OUTPUT = 48
+
+
 def char_chunkings(text: str, budget: Budget) -> Iterator[Chunking]:
-    """The robustness tier: two-way splits at arbitrary characters, tags included."""
+    """The robustness tier: one character per chunk (some servers stream the whole block as
+    text, character by character), and two-way splits at arbitrary characters, tags
+    included — every one for a short output, a spread sample of a long one in quick mode."""
+    if not budget.char_splits and budget.char_splits is not None:
+        return
+    if len(text) > 1:
+        yield Chunking("chars:1", tuple(text), None, ROBUSTNESS_TIER)
     positions = list(range(1, len(text)))
-    if budget.char_splits is not None and len(positions) > budget.char_splits:
+    short = len(text) <= SHORT_OUTPUT
+    if budget.char_splits is not None and len(positions) > budget.char_splits and not short:
         step = len(positions) / budget.char_splits
         positions = sorted({positions[int(k * step)] for k in range(budget.char_splits)})
     for cut in positions:

@@ -16,13 +16,14 @@ from .commands import (
     dialects,
     fuzz,
     parse,
+    report,
     site,
     tokenizers,
     verify_report,
 )
 from .errors import UsageError
 
-_COMMANDS = (certify, verify_report, bench, parse, corpus, dialects, tokenizers, fuzz, site)
+_COMMANDS = (certify, verify_report, bench, parse, corpus, dialects, tokenizers, fuzz, site, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -84,7 +84,7 @@ def _case(dialect: str, trip) -> Case:
         # Arguments compared as JSON values: key order is the renderer's, not the contract's.
         expectations=(Expectation.from_result(result, raw=False),),
         features=("generated",),
-        source="issue 7: generated cases with the reference parser as oracle",
+        source="generated from the renderers and value strategies, the reference parser as oracle",
         provenance={"origin": "generated"},
         origin="generated",
     )

@@ -88,7 +88,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     params = []
     for case in selected:
         for family in ["whole"] if case.scaling else families:
-            params.append(pytest.param(case, family, id=f"{case.id}[{family}]"))
+            # Under pytest-xdist's --dist loadgroup a case's chunking families stay on one
+            # worker: its tokenizer and its oracle are loaded once.
+            params.append(
+                pytest.param(
+                    case, family, id=f"{case.id}[{family}]", marks=pytest.mark.xdist_group(case.id)
+                )
+            )
     metafunc.parametrize(("toolconform_case", "toolconform_family"), params)
 
 

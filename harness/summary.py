@@ -7,20 +7,19 @@ count as failures here, since the page compares implementations, not their gates
 each gate's verdict, with links to each report. Like the
 renderers, it reads the reports' JSON form only.
 
-    python -m toolconform.harness.summary REPORTS_DIR OUTPUT.md
+    toolconform report summary REPORTS_DIR --out OUTPUT.md
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .render import percent
+from .report_markdown import percent
 
 #: The hand-written page beside the summary that lists the distinct bugs the reports show.
 FINDINGS = "FINDINGS.md"
@@ -168,16 +167,3 @@ def render_summary(reports: Sequence[Certified], base: Path) -> str:
 
 def write_summary(root: Path, output: Path) -> None:
     output.write_text(render_summary(find_reports(root), output.parent), encoding="utf-8")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 2:
-        print("usage: python -m toolconform.harness.summary REPORTS_DIR OUTPUT.md", file=sys.stderr)
-        return 2
-    write_summary(Path(args[0]), Path(args[1]))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -188,7 +188,7 @@ def certification_report(
 
 
 def add_newer_fields(report: dict[str, Any]) -> None:
-    """The fields of issue 14's reports, with values the renderers must show as given."""
+    """The fields of a schema-2 report (raw conformance, gate, coverage), with values the renderers must show as given."""
     report["conformance"] = {
         "must": {"passed": 2, "cases": 6},
         "dialects": {

@@ -142,6 +142,76 @@ def test_a_super_linear_parser_is_stopped_at_the_large_size_not_waited_for() -> 
     assert "run.no-timeout" not in {f.check for f in result.failures}
 
 
+def test_arguments_held_until_the_call_closes_are_not_progressive() -> None:
+    value = "a long value streamed as it arrives " * 6
+    text = (
+        '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "'
+        + value
+        + '"}}\n</tool_call>'
+    )
+    case = Case(
+        id="qwen3/valid/long-value",
+        dialect="qwen3",
+        kind="valid",
+        level="must",
+        description="a long string argument",
+        output=text,
+        request={"tools": [{"type": "function", "function": {"name": "write_file"}}],
+                 "thinking": False},
+        expectations=(
+            Expectation(
+                "", None, (ExpectedCall("write_file", {"path": "a.txt", "content": value}),)
+            ),
+        ),
+    )  # fmt: skip
+    assert not run(load_in_process("reference").factory, case).failures
+    failure = failure_of(
+        run(planted_bugs.holds_arguments_until_the_end, case), "stream.progressive"
+    )
+    assert "call arguments lag the oracle" in failure.message
+
+
+def test_a_parser_that_keeps_every_response_leaks_memory() -> None:
+    from toolconform.harness.adapters import load_adapter
+
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    for spec, leaks in (
+        ("reference", False),
+        ("tests.planted_bugs:keeps_every_chunk_forever", True),
+    ):
+        adapter = load_adapter(spec)  # its own program: memory is measured from outside
+        try:
+            result = CaseExecutor(adapter, robustness=False).run(case)
+        finally:
+            adapter.close()
+        assert result.checks["mem.no-leak"] == ("fail" if leaks else "pass"), result.failures
+
+
+@pytest.mark.parametrize(
+    ("growth", "leaks"),
+    [
+        # a garbage-collected heap: grows 1 MiB per response for 12 responses, then levels off
+        (lambda n: 2**20 * min(n, 12), False),
+        # a leak: grows 1 MiB per response as long as it runs
+        (lambda n: 2**20 * n, True),
+    ],
+)
+def test_only_a_lasting_growth_is_a_leak(monkeypatch, growth, leaks) -> None:
+    from toolconform.harness.adapters import load_adapter
+
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    adapter = load_adapter("reference")
+    readings = iter(range(1000))
+    monkeypatch.setattr(
+        adapter.factory, "resident_bytes", lambda: 50 * 2**20 + growth(next(readings))
+    )
+    try:
+        result = CaseExecutor(adapter, robustness=False).run(case)
+    finally:
+        adapter.close()
+    assert result.checks["mem.no-leak"] == ("fail" if leaks else "pass"), result.failures
+
+
 def test_a_hang_is_a_timeout_and_stops_the_case() -> None:
     case = CORPUS["qwen3/invalid/truncated-arguments"]
     result = run(planted_bugs.hangs, case, feed_timeout=0.2)

@@ -14,12 +14,12 @@ from toolconform.harness import scaling
 def parser(exponent: float, constant: float = 1e-6, *, spent: list[float] | None = None):
     """A measurement of a parser whose time is ``constant × size^exponent``."""
 
-    def seconds_at(size: int, limit: float | None) -> float | None:
+    def seconds_at(size: int, limit: float | None) -> float:
         seconds = constant * size**exponent
         if limit is not None and seconds > limit:
             if spent is not None:
                 spent.append(limit)
-            return None
+            raise scaling.Exceeded(seconds)
         if spent is not None:
             spent.append(seconds)
         return seconds
@@ -68,9 +68,11 @@ def test_a_quadratic_parser_is_stopped_within_its_budget() -> None:
 
 
 def test_a_second_step_far_past_the_first_fails_at_once() -> None:
-    def explodes(size: int, limit: float | None) -> float | None:
+    def explodes(size: int, limit: float | None) -> float:
         seconds = 0.01 if size == SIZES[0] else 100.0
-        return None if limit is not None and seconds > limit else seconds
+        if limit is not None and seconds > limit:
+            raise scaling.Exceeded(seconds * 0.2)  # it got a fifth of the way
+        return seconds
 
     verdict = scaling.measure(SIZES, explodes)
     assert not verdict.linear and verdict.stopped_before == 2_000
@@ -79,7 +81,7 @@ def test_a_second_step_far_past_the_first_fails_at_once() -> None:
 
 def test_a_borderline_verdict_is_measured_again_interleaved() -> None:
     calls: list[int] = []
-    spiky = {8_000: 1.8}  # a load spike at one size, during the ladder only
+    spiky = {8_000: 2.5}  # a load spike at one size, during the ladder only
 
     def loaded(size: int, limit: float | None) -> float:
         calls.append(size)
@@ -90,9 +92,11 @@ def test_a_borderline_verdict_is_measured_again_interleaved() -> None:
     assert not first.linear  # the spike alone makes it look super-linear
     confirmed = scaling.confirm(SIZES, loaded, first)
     assert confirmed.linear and confirmed.exponent == pytest.approx(1.0)
-    # A clear quadratic is not measured again.
+    # A quadratic stays super-linear when measured again; a cubic is not even measured again.
     quadratic = scaling.measure(SIZES, parser(2.0, 1e-9))
-    assert scaling.confirm(SIZES, parser(2.0, 1e-9), quadratic) is quadratic
+    assert not scaling.confirm(SIZES, parser(2.0, 1e-9), quadratic).linear
+    cubic = scaling.measure(SIZES, parser(3.0, 1e-13))
+    assert scaling.confirm(SIZES, parser(3.0, 1e-13), cubic) is cubic
 
 
 def test_a_slow_parser_is_judged_on_fewer_sizes_within_the_cap() -> None:

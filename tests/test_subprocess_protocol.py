@@ -26,10 +26,24 @@ PLAIN = CASES["qwen3/valid/stray-think-close-in-content"]
 def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) -> None:
     monkeypatch.setenv("TOOLCONFORM_VALIDATE_PROTOCOL", "1")
     adapter = f"cmd:node {ROOT / 'examples' / 'node-adapter' / 'adapter.mjs'}"
+    # The example holds each call until its close tag: its stream.progressive failures are
+    # recorded, and any other failure (or a changed one) fails this test.
+    expectations = ROOT / "examples" / "node-adapter" / "expectations.toml"
     # One worker: the pathological cases time a program by wall clock (it times itself),
     # which a second worker's load on a 2-core machine would skew.
     status = main(
-        ["certify", "--adapter", adapter, "--dialect", "qwen25", "--jobs", "1", "--no-robustness"]
+        [
+            "certify",
+            "--adapter",
+            adapter,
+            "--dialect",
+            "qwen25",
+            "--expectations",
+            str(expectations),
+            "--jobs",
+            "1",
+            "--no-robustness",
+        ]
     )
     assert status == 0, capsys.readouterr().err
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from toolconform.harness.cli import main
 from toolconform.harness.summary import find_reports, render_summary
-from toolconform.harness.summary import main as summary_main
 
 CASES = [
     "--case",
@@ -49,5 +48,5 @@ def test_the_page_counts_must_level_passes_per_dialect_and_links_each_report(
     assert "| 50 % (1/2) | fail |" in buggy
 
     output = tmp_path / "README.md"
-    assert summary_main([str(root), str(output)]) == 0
+    assert main(["report", "summary", str(root), "--out", str(output)]) == 0
     assert output.read_text() == page

@@ -9,6 +9,8 @@
 // are single tokens in the Qwen vocabulary, so they never arrive cut. Arguments are forwarded as
 // the model wrote them (key order and duplicate keys kept), found by a small JSON scanner. An
 // open tag followed by anything but layout and "{" (or the close tag) is prose: it stays content.
+// Each call is emitted whole when its close tag arrives: arguments are not streamed (certify
+// reports that as stream.progressive; examples/node-adapter/expectations.toml records it).
 
 import readline from "node:readline";
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import hashlib
 import json
 import math
 import os
@@ -30,7 +31,7 @@ from rich.text import Text
 from ..adapters import AdapterError, load_adapter
 from ..adapters.subprocess import Launch, sandbox_available
 from ..cases import KINDS, Case, builtin_corpus
-from ..chunkings import chunking_model
+from ..chunkings import ChunkingModel, chunking_model
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
 from ..execution import CaseResult, Failure
@@ -39,7 +40,6 @@ from ..identity import adapter_identity
 from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
 from ..processes import contained
-from ..render import percent, report_files
 from ..report import (
     SANDBOXED,
     SELF_ATTESTED,
@@ -47,8 +47,10 @@ from ..report import (
     Report,
     check_report_directory,
     report_json_text,
+    results_from_json,
     write_report,
 )
+from ..report_markdown import percent, report_files
 from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
@@ -116,6 +118,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         type=Path,
         help="write report.json, report.md, report.html and badge.svg here",
+    )
+    parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="run only shard K of N (cases assigned by a digest of their id); merge the N "
+        "reports with --merge",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="REPORT",
+        help="run nothing: merge the report directories of the N shards of one run into one "
+        "report (--report), classified against --expectations",
     )
     parser.add_argument(
         "--junit",
@@ -201,7 +218,27 @@ def run(args: argparse.Namespace) -> int:
         return _certify(args)
 
 
+def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
+    """Whether shard K of N runs ``case_id``: a digest of the id, so every machine agrees
+    and a case stays in its shard whatever else the corpus holds."""
+    number, count = shard
+    return int(hashlib.sha256(case_id.encode()).hexdigest()[:12], 16) % count == number - 1
+
+
+def _shard(text: str) -> tuple[int, int]:
+    number, _, count = text.partition("/")
+    try:
+        parsed = int(number), int(count)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (e.g. 2/4)") from None
+    if not 1 <= parsed[0] <= parsed[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be between 1 and N")
+    return parsed
+
+
 def _certify(args: argparse.Namespace) -> int:
+    if args.merge:
+        return _merge(args)
     # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
     out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
@@ -248,8 +285,11 @@ def _certify(args: argparse.Namespace) -> int:
     )
     with err.status("selecting cases"):
         planned = plan(all_cases, selection, adapter.supports, expectations)
+    if args.shard:
+        planned.cases = [case for case in planned.cases if in_shard(case.id, args.shard)]
+        planned.skipped = [r for r in planned.skipped if in_shard(r.case, args.shard)]
     cases = planned.cases
-    if not cases and not planned.skipped and not planned.unsupported:
+    if not cases and not planned.skipped and not planned.unsupported and not args.shard:
         raise UsageError("no case matches the selection (check --dialect, --case and --kind)")
     models = {}
     with err.status("finding each dialect's tokenizer"):
@@ -273,6 +313,7 @@ def _certify(args: argparse.Namespace) -> int:
         ),
         warnings=warnings,
         isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
+        shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else None,
         identity=adapter_identity(args.adapter, implementation),
         options={
             "generated": generated,
@@ -331,6 +372,80 @@ def _certify(args: argparse.Namespace) -> int:
             markup=False,
         )
     return 0 if report.passed else 1
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """One report from the reports of a sharded run's shards: their results together,
+    classified against the expectations as an unsharded run would have been."""
+    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    shards = [_load_shard(path) for path in args.merge]
+    first = shards[0]
+    count = int(str(first["shard"]).split("/")[1])
+    numbers = sorted(int(str(data["shard"]).split("/")[0]) for data in shards)
+    if numbers != list(range(1, count + 1)):
+        raise UsageError(f"--merge needs shards 1…{count} of one run, got {numbers}")
+    same = ("adapter", "mode", "options", "isolation", "adapter_identity", "implementation")
+    for data in shards[1:]:
+        for key in same:
+            if data[key] != first[key]:
+                raise UsageError(f"--merge: the shards differ in {key}: not one run")
+        if data["suite"] != first["suite"]:
+            raise UsageError("--merge: the shards were made with different suites or corpora")
+    coverage = first["coverage"]
+    report = Report(
+        adapter=first["adapter"],
+        implementation=first["implementation"],
+        mode=first["mode"],
+        corpus=first["suite"]["corpus"],
+        started=min(_dt.datetime.fromisoformat(data["started_at"]) for data in shards),
+        finished=max(_dt.datetime.fromisoformat(data["finished_at"]) for data in shards),
+        coverage=Coverage(
+            selected=tuple(coverage["selected"]) if coverage["selected"] else None,
+            unsupported=tuple(coverage["unsupported_dialects"]),
+            chunking={
+                dialect: ChunkingModel(
+                    dialect, tuple(cell["chunking"]["families"]), cell["chunking"]["reason"]
+                )
+                for data in shards
+                for dialect, cell in data["coverage"]["dialects"].items()
+                if cell.get("chunking")
+            },
+            allow_skips=coverage["allow_skips"],
+        ),
+        warnings=list(dict.fromkeys(w for data in shards for w in data["warnings"])),
+        isolation=first["isolation"],
+        identity=first["adapter_identity"],
+        options=first["options"],
+    )
+    report.results = sorted(
+        (result for data in shards for result in results_from_json(data)),
+        key=lambda result: result.case,
+    )
+    corpus = load_corpus((args.corpus or builtin_corpus()).resolve())
+    expectations = Expectations()
+    if args.expectations:
+        expectations = Expectations.load(args.expectations, (case.id for case in corpus))
+    report.classify(expectations)
+    json_text = report_json_text(report)
+    _summary(out, json.loads(json_text), report)
+    if args.report:
+        write_report(args.report, report_files(json_text))
+        err.print(f"merged report written to {args.report}/", markup=False)
+    if args.junit:
+        write_report(args.junit.parent, [(args.junit.name, render_junit(json.loads(json_text)))])
+    return 0 if report.passed else 1
+
+
+def _load_shard(path: Path) -> dict:
+    file = path / "report.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--merge {path}: not a readable report: {error}") from None
+    if not data.get("shard"):
+        raise UsageError(f"--merge {path}: not the report of a shard (certify --shard K/N)")
+    return data
 
 
 def _check_options(args: argparse.Namespace) -> None:

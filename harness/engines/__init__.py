@@ -1,4 +1,4 @@
-"""In-process adapters for the parsers of real serving engines (issue 8).
+"""In-process adapters for the parsers of real serving engines.
 
 Each module wraps one engine behind the harness's adapter contract,
 ``factory(dialect, request, *, tokenizer_family=None) -> session`` with ``feed`` / ``finish``

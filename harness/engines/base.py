@@ -1,6 +1,6 @@
 """What every engine adapter shares: the factory object, its metadata and its two errors.
 
-An engine adapter is the in-process adapter of the harness (issue 7) for a third-party
+An engine adapter is the in-process adapter of the harness for a third-party
 parser: ``factory(dialect, request, *, tokenizer_family=None) -> session``. The engines are
 heavy optional installs, so a factory module must import without its engine; the engine is
 imported on the first call, and a missing engine becomes one ``ImportError`` line that names

@@ -8,9 +8,8 @@ adapter wraps that same ``tokenizers.Tokenizer`` into the object the engine expe
 
 ``family_tokenizer`` is the one seam between the engine adapters and the project's tokenizer
 module: a family registered here (``use_family_tokenizer``, from a ``tokenizer.json`` path or
-a ``tokenizers.Tokenizer``) wins; any other family is loaded with
-``toolconform.strategies.tokenizers.load``. Until that module is on the branch, a family must
-be registered explicitly.
+a ``tokenizers.Tokenizer``: how the tests pin a tokenizer of their own) wins; any other
+family is loaded with ``toolconform.strategies.tokenizers.load``.
 """
 
 from __future__ import annotations

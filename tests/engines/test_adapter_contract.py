@@ -11,7 +11,7 @@ from toolconform.harness.engines.base import Engine, EngineFactory
 
 from .requests import TOOLS
 
-#: The stable dialect names of the suite (issue 3); adapters map only onto these.
+#: The stable dialect names of the suite; adapters map only onto these.
 DIALECT_NAMES = {
     "qwen3", "qwen25", "internlm", "llama3_json", "deepseek_r1", "qwen3_coder", "qwen35",
     "glm45", "glm47", "minimax_m2", "deepseek_v32", "deepseek_v4", "deepseek_v3",

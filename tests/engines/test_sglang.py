@@ -43,3 +43,21 @@ def test_calls_are_indexed_by_position() -> None:
         if "name" in call["function"]
     ]
     assert firsts == [0, 1]
+
+
+def test_every_registered_name_is_certified_or_has_a_reason() -> None:
+    from toolconform.harness.coverage import unaccounted
+    from toolconform.harness.engines.sglang import registered_names
+
+    assert unaccounted("sglang", registered_names()) == []
+
+
+def test_the_recorded_registry_is_this_sglangs() -> None:
+    import json
+    from pathlib import Path
+
+    from toolconform.harness.engines.sglang import registered_names
+
+    path = Path(__file__).parents[2] / "reports" / "certification" / "registries" / "sglang.json"
+    recorded = json.loads(path.read_text())
+    assert {kind: recorded[kind] for kind in ("tool", "reasoning")} == registered_names()

@@ -26,3 +26,22 @@ def test_metadata_names_the_release() -> None:
 def test_unsupported_dialect_is_a_lookup_error() -> None:
     with pytest.raises(LookupError, match="ds2api"):
         factory("ds2api", TOOLS)
+
+
+def test_every_registered_name_is_certified_or_has_a_reason() -> None:
+    from toolconform.harness.coverage import unaccounted
+    from toolconform.harness.engines.vllm import registered_names
+
+    names = registered_names()
+    assert unaccounted("vllm", names) == []
+
+
+def test_the_recorded_registry_is_this_vllms() -> None:
+    import json
+    from pathlib import Path
+
+    from toolconform.harness.engines.vllm import registered_names
+
+    path = Path(__file__).parents[2] / "reports" / "certification" / "registries" / "vllm.json"
+    recorded = json.loads(path.read_text())
+    assert {kind: recorded[kind] for kind in ("tool", "reasoning")} == registered_names()

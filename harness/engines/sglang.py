@@ -100,6 +100,7 @@ BINDINGS: dict[str, Binding] = {
     "dots": Binding("dots", "dots"),
     "deepseek_v41": Binding("deepseekv41", "deepseek-v41"),
     "gigachat35": Binding("gigachat35", "gigachat35"),
+    "k2_horizon": Binding("k2_horizon", "k2_horizon"),
 }
 
 

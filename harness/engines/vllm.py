@@ -105,6 +105,7 @@ BINDINGS: dict[str, Binding] = {
     "hy_v4": Binding("hy_v4", "hy_v4", "hy4"),
     "dots": Binding("dots", None, "dots.llm"),
     "deepseek_v41": Binding("deepseek_v41", "deepseek_v41", "deepseek-v4"),
+    "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -465,6 +466,7 @@ UNSERVED = {
             ("hy_v3", "Hy3"),
             ("hy_v4", "Hy4"),
             ("dots", "dots.llm"),
+            ("k2_horizon", "K2 Horizon"),
         )
     },
 }

@@ -83,10 +83,10 @@ class HunyuanToolParser(Glm47ToolParser):
         if self._search.open:  # the rest of a name begun in an earlier chunk
             return self._function_name(payload, pos, final)
         pos = skip_whitespace(payload, pos)
-        tag = tag_at(payload, pos, (CALL_OPEN, BLOCK_CLOSE))
-        if tag == CALL_OPEN:
+        tag = tag_at(payload, pos, (self.call_open_tag, self.close_tag))
+        if tag == self.call_open_tag:
             return self._function_name(payload, pos + len(tag), final)
-        if tag == BLOCK_CLOSE:
+        if tag == self.close_tag:
             return pos, None, DONE
         if tag is None:
             return skip_stray_text(payload, pos), None, FUNCTION

@@ -29,6 +29,8 @@ class Hy3Renderer(Glm47Renderer):
     line_break = "\n"
     #: What ends the name (Hy3's ``<tool_sep>`` and its line break).
     name_end: ClassVar[str] = "<tool_sep>\n"
+    #: The tags of each call in the block.
+    call_tags: ClassVar[tuple[str, str]] = ("<tool_call>", "</tool_call>")
 
     def blocks(self, calls: Iterable[Call]) -> str:
         """All the calls in one block ("" for none)."""
@@ -40,10 +42,11 @@ class Hy3Renderer(Glm47Renderer):
         return f"{self.open_tag}{n}{inner}{self.close_tag}"
 
     def _call(self, call: Call) -> str:
-        return f"<tool_call>{call.name}{self.name_end}{self._pairs(call)}</tool_call>"
+        call_open, call_close = self.call_tags
+        return f"{call_open}{call.name}{self.name_end}{self._pairs(call)}{call_close}"
 
     def value_end_tags(self) -> tuple[str, ...]:
-        return ("</tool_call>", "<tool_call>", self.close_tag)
+        return (*reversed(self.call_tags), self.close_tag)
 
 
 class Hy4Renderer(Hy3Renderer):

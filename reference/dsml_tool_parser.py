@@ -48,10 +48,6 @@ from .tool_parser import ToolParser
 from .types import DeltaToolCall, Request
 
 DSML = "｜DSML｜"
-INVOKE_OPEN = f"<{DSML}invoke"
-INVOKE_CLOSE = f"</{DSML}invoke>"
-PARAMETER_OPEN = f"<{DSML}parameter"
-PARAMETER_CLOSE = f"</{DSML}parameter>"
 
 _ATTRIBUTE = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
 
@@ -63,9 +59,18 @@ _DONE = 3
 
 
 class DsmlToolParser(ToolParser):
-    """One DSML block: ``open_tag`` / ``close_tag`` name the block (``function_calls`` …)."""
+    """One DSML block: ``open_tag`` / ``close_tag`` name the block (``function_calls`` …).
 
-    #: The inner tags with the proper prefixes that can end a chunk, longest first.
+    Every inner tag is ``<`` + ``marker`` + its name: ``<｜DSML｜invoke``, and for the
+    dialects that spell the markup alike with another marker, ``<｜DSML｜ invoke``
+    (DeepSeek-V4.1) or ``<｜GCML｜invoke`` (GigaChat 3.5). Such a dialect declares its
+    marker and its ``inner_tags`` (their chunk-end prefixes differ).
+    """
+
+    #: What stands between ``<`` (or ``</``) and every inner tag's name.
+    marker: ClassVar[str] = DSML
+    #: The inner tags (``<`` + marker + ``invoke name=`` …) with the proper prefixes that
+    #: can end a chunk, longest first; a dialect with another marker declares its own.
     inner_tags: ClassVar[dict[str, tuple[str, ...]]] = {
         f"<{DSML}invoke name=": (
             f"<{DSML}invoke name",
@@ -74,24 +79,34 @@ class DsmlToolParser(ToolParser):
             f"<{DSML}",
             "<",
         ),
-        INVOKE_CLOSE: (f"</{DSML}invoke", f"</{DSML}inv", f"</{DSML}", "</"),
+        f"</{DSML}invoke>": (f"</{DSML}invoke", f"</{DSML}inv", f"</{DSML}", "</"),
         f"<{DSML}parameter name=": (f"<{DSML}parameter name", f"<{DSML}parameter", f"<{DSML}", "<"),
-        PARAMETER_CLOSE: (f"</{DSML}parameter", f"</{DSML}", "</"),
+        f"</{DSML}parameter>": (f"</{DSML}parameter", f"</{DSML}", "</"),
         # The heads alone end a value whose close tag is missing (``<｜DSML｜parameter>``
         # with no name is still protocol), so they are tags too: a chunk never ends
         # inside ``｜DSML｜`` (one token), whatever follows the head.
-        INVOKE_OPEN: (f"<{DSML}invok", f"<{DSML}inv", f"<{DSML}", "<"),
-        PARAMETER_OPEN: (f"<{DSML}", "<"),
+        f"<{DSML}invoke": (f"<{DSML}invok", f"<{DSML}inv", f"<{DSML}", "<"),
+        f"<{DSML}parameter": (f"<{DSML}", "<"),
     }
+    #: Derived from ``marker``: the tags the payload is read by.
+    invoke_open: ClassVar[str]
+    invoke_close: ClassVar[str]
+    parameter_open: ClassVar[str]
+    parameter_close: ClassVar[str]
     _value_tags: ClassVar[ValueTags]
-    payload_starts = (INVOKE_OPEN,)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        marker = cls.marker
+        cls.invoke_open = f"<{marker}invoke"
+        cls.invoke_close = f"</{marker}invoke>"
+        cls.parameter_open = f"<{marker}parameter"
+        cls.parameter_close = f"</{marker}parameter>"
+        cls.payload_starts = (cls.invoke_open,)
         if cls.close_tag is not None:
             cls._value_tags = ValueTags(
-                PARAMETER_CLOSE,
-                (PARAMETER_OPEN, INVOKE_CLOSE, INVOKE_OPEN, cls.close_tag),
+                cls.parameter_close,
+                (cls.parameter_open, cls.invoke_close, cls.invoke_open, cls.close_tag),
                 cls.protocol_tags(),
             )
 
@@ -109,7 +124,8 @@ class DsmlToolParser(ToolParser):
         self._key_emitted = False
         #: The text of a non-string value so far: held until it ends, then checked.
         self._held: list[str] = []
-        #: The search for the end of an undecided invoke or parameter header.
+        #: The search for the end of an undecided invoke or parameter header, which holds
+        #: the header searched so far while it is ``open``.
         self._search = ResumableSearch()
 
     def begin_tool_block(self) -> None:
@@ -130,16 +146,26 @@ class DsmlToolParser(ToolParser):
                     break
                 self._phase = _PARAMETER
             elif phase == _PARAMETER:
-                pos = skip_whitespace(text, pos)
-                tag = tag_at(text, pos, (PARAMETER_OPEN, INVOKE_CLOSE, close_tag, INVOKE_OPEN))
-                if tag == PARAMETER_OPEN:
-                    header = self._search.header(text, pos + len(tag))
+                if self._search.open:  # the rest of a header begun in an earlier chunk
+                    tag = self.parameter_open
+                    start = pos
+                else:
+                    pos = skip_whitespace(text, pos)
+                    tag = tag_at(
+                        text,
+                        pos,
+                        (self.parameter_open, self.invoke_close, close_tag, self.invoke_open),
+                    )
+                    start = pos + len(tag or "")
+                if tag == self.parameter_open:
+                    header = self._search.header(text, start)
                     if header is None:
+                        pos = self._search.resume_at
                         break
                     pos, attributes = header
                     if attributes is not None:
                         self._start_value(attributes)
-                elif tag == INVOKE_CLOSE:
+                elif tag == self.invoke_close:
                     self._end_call(deltas)
                     pos += len(tag)
                 elif tag:  # the block's end or the next invoke: </｜DSML｜invoke> is missing
@@ -149,11 +175,17 @@ class DsmlToolParser(ToolParser):
                 else:
                     break
             elif phase == _INVOKE:
-                pos = skip_whitespace(text, pos)
-                tag = tag_at(text, pos, (INVOKE_OPEN, close_tag))
-                if tag == INVOKE_OPEN:
-                    header = self._search.header(text, pos + len(tag))
+                if self._search.open:  # the rest of a header begun in an earlier chunk
+                    tag = self.invoke_open
+                    start = pos
+                else:
+                    pos = skip_whitespace(text, pos)
+                    tag = tag_at(text, pos, (self.invoke_open, close_tag))
+                    start = pos + len(tag or "")
+                if tag == self.invoke_open:
+                    header = self._search.header(text, start)
                     if header is None:
+                        pos = self._search.resume_at
                         break
                     pos, attributes = header
                     if attributes is not None:
@@ -173,7 +205,6 @@ class DsmlToolParser(ToolParser):
                 self._end_call(deltas)
             self._phase = _DONE
             return len(text)
-        self._search.rebase(pos)
         return pos
 
     def _begin_invoke(self, deltas: list[DeltaToolCall], attributes: str) -> None:
@@ -226,7 +257,7 @@ class DsmlToolParser(ToolParser):
             if end == pos and not self._key_emitted:
                 return end, True  # the input ended before the value began: invent none
         self._emit_value(deltas, text[pos:end], last=True)
-        return (end + len(tag) if tag == PARAMETER_CLOSE else end), True
+        return (end + len(tag) if tag == self.parameter_close else end), True
 
     def _consume_typed_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
@@ -258,7 +289,7 @@ class DsmlToolParser(ToolParser):
             opener = ", " if self._arguments_emitted else "{"
             value = raw if _is_json(raw) else json.dumps(raw, ensure_ascii=False)
             self._emit_arguments(deltas, f'{opener}"{json_string_piece(self._key)}": {value}')
-        return (end + len(tag) if tag == PARAMETER_CLOSE else end), True
+        return (end + len(tag) if tag == self.parameter_close else end), True
 
     def _emit_value(self, deltas: list[DeltaToolCall], raw: str, *, last: bool = False) -> None:
         """Stream a piece of a string value, preceded by its key the first time."""

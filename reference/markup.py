@@ -127,17 +127,15 @@ def skip_stray_text(payload: str, pos: int) -> int:
     return len(payload) if following < 0 else following
 
 
-def read_header(payload: str, pos: int, searched: int = 0) -> tuple[int, str | None] | None:
+def read_header(payload: str, pos: int) -> tuple[int, str | None] | None:
     """The text of a tag header up to its ``>``: ``(position after '>', text)``.
 
     Returns ``None`` while the ``>`` has not arrived, and ``(position of '<', None)`` when
     another tag starts first: the header is malformed and what follows is left alone.
-    ``payload[:searched]`` is known to hold neither character after ``pos``.
     """
-    start = max(pos, searched)
-    close = payload.find(">", start)
+    close = payload.find(">", pos)
     limit = len(payload) if close < 0 else close
-    interrupted = payload.find("<", start, limit)
+    interrupted = payload.find("<", pos, limit)
     if interrupted >= 0:
         return interrupted, None
     if close < 0:
@@ -154,40 +152,68 @@ def unquote(text: str) -> str:
 
 
 class ResumableSearch:
-    """The search for what ends an undecided stretch (a tag header, a name), resumed where
-    the previous attempt stopped.
+    """The search for what ends an undecided stretch (a tag header, a name), which
+    consumes the stretch as it goes.
 
-    While its end has not arrived, the stretch stays unconsumed and is offered again with
-    every chunk; searching it from its start each time would be quadratic in its length (a
-    fuzzer finding: a name that never ends). The parser owning one calls :meth:`rebase` with
-    what it consumed before it returns, since the next payload starts there.
+    While its end has not arrived, a stretch would otherwise stay unconsumed and be offered
+    again with every chunk: searched from its start each time (a fuzzer finding: a name
+    that never ends) and copied into the response parser's pending text each time, both
+    quadratic in its length. Instead, what has been searched waits here in pieces and is
+    joined once, when the end comes; only a tail that may begin the end stays unconsumed.
+
+    A hook that searches calls :meth:`header` or :meth:`first`; when they find no end
+    they absorb the searched text, set ``open`` and record in ``resume_at`` where the
+    payload is consumed to. The driver, given "wait" by the hook, consumes up to there,
+    and the hook, called again while ``open``, resumes the stretch at the payload's start
+    instead of looking for the tag that began it.
     """
 
-    __slots__ = ("searched",)
+    __slots__ = ("open", "pieces", "resume_at")
 
     def __init__(self) -> None:
-        #: ``payload[:searched]`` was searched without finding an end.
-        self.searched = 0
+        #: Whether a stretch is being read: its beginning has been consumed.
+        self.open = False
+        #: The stretch's text consumed so far.
+        self.pieces: list[str] = []
+        #: Where the last search that found no end left the payload consumed to.
+        self.resume_at = 0
 
     def header(self, payload: str, pos: int) -> tuple[int, str | None] | None:
-        """:func:`read_header`, resumed."""
-        found = read_header(payload, pos, self.searched)
-        self.searched = len(payload) if found is None else 0
-        return found
+        """:func:`read_header` of the header starting at ``pos`` (or resumed), its text
+        whole; ``None`` while the ``>`` has not arrived (the searched text absorbed)."""
+        found = read_header(payload, pos)
+        if found is None:
+            self._absorb(payload, pos, len(payload))
+            return None
+        end, text = found
+        if text is not None and self.pieces:
+            text = "".join(self.pieces) + text
+        self.reset()
+        return end, text
 
-    def first(self, payload: str, tags: tuple[str, ...], pos: int) -> tuple[int, str | None]:
-        """:func:`~toolconform.reference.tags.find_first`, resumed (a tag may straddle the
-        point where the previous attempt stopped)."""
-        start = pos
-        if self.searched:  # resumed: a tag may straddle where the last attempt stopped
-            start = max(pos, self.searched - max(map(len, tags)) + 1)
-        found = find_first(payload, tags, start)
-        self.searched = len(payload) if found[1] is None else 0
-        return found
+    def first(self, payload: str, tags: tuple[str, ...], pos: int) -> tuple[int, str | None, str]:
+        """:func:`~toolconform.reference.tags.find_first` from ``pos`` (or resumed), with
+        the stretch's text before the tag: ``(position, tag, text)``. While no tag has
+        come the tag is ``None`` and the searched text is absorbed, except a tail that
+        may begin one."""
+        position, tag = find_first(payload, tags, pos)
+        if tag is None:
+            self._absorb(payload, pos, max(pos, len(payload) - max(map(len, tags)) + 1))
+            return -1, None, ""
+        text = payload[pos:position]
+        if self.pieces:
+            text = "".join(self.pieces) + text
+        self.reset()
+        return position, tag, text
 
-    def rebase(self, consumed: int) -> None:
-        """The owner consumed ``consumed`` characters: the next payload starts there."""
-        self.searched = max(0, self.searched - consumed)
+    def _absorb(self, payload: str, pos: int, end: int) -> None:
+        if end > pos:
+            self.pieces.append(payload[pos:end] if pos or end < len(payload) else payload)
+        self.open = True
+        self.resume_at = end
 
     def reset(self) -> None:
-        self.searched = 0
+        """Forget the stretch (it ended, or it is dropped)."""
+        self.open = False
+        self.pieces = []
+        self.resume_at = 0

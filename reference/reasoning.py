@@ -61,6 +61,22 @@ class ThinkingFlagReasoningParser(ReasoningParser):
         return self.request.thinking is True
 
 
+class ModelOpensReasoningParser(ReasoningParser):
+    """The template leaves ``<think>`` to the model (Seed-OSS, dots.llm): the output
+    starts as content, and reasoning only where the model opens it."""
+
+    def starts_in_reasoning(self) -> bool:
+        return False
+
+
+class AlwaysReasoningParser(ReasoningParser):
+    """The template always opens ``<think>`` and has no switch (MiniMax-M2, Step-3.5):
+    the output starts in reasoning whatever the request's thinking flag says."""
+
+    def enabled(self) -> bool:
+        return True
+
+
 class ReasoningTokenCounter:
     """Counts reasoning tokens by the raw tag span, from the token ids of the stream.
 

@@ -167,7 +167,12 @@ class ResponseParser:
                     break
                 if tool.block_rejected:
                     # The open tag was prose: it is text of the channel it was found in, and
-                    # the text after it (nothing of which was consumed) is read again there.
+                    # the text after it (what the verdict held, then the unconsumed rest)
+                    # is read again there.
+                    held = tool.rejected_text()
+                    if held:
+                        pending = held + pending[pos:]
+                        pos = 0
                     self._mode = self._tool_found_in
                     released = self._separators_before_tool + tool.open_tag
                     self._separators_before_tool = ""

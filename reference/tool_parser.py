@@ -83,9 +83,12 @@ class ToolParser:
         self.block_rejected = False
         self._payload_decided = True
         #: How far the verdict has scanned the undecided text, and where it stands in it
-        #: (``_word_then_tag_verdict``'s phases): a resumed verdict scans nothing twice.
+        #: (``_word_then_tag_verdict``'s phases): a resumed verdict scans nothing twice,
+        #: and what it scanned is taken off the caller's text (``_verdict_held``).
         self._verdict_scanned = 0
         self._verdict_phase = 0
+        #: The text the verdict judged while undecided, taken from the caller in pieces.
+        self._verdict_held: list[str] = []
         #: Whether any call has been emitted in this response (for finish_reason).
         self.tool_emitted = False
 
@@ -99,6 +102,7 @@ class ToolParser:
         self._payload_decided = False
         self._verdict_scanned = 0
         self._verdict_phase = 0
+        self._verdict_held = []
 
     def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], final: bool = False) -> int:
         """Consume what is stable of ``text`` (which starts inside the block).
@@ -114,9 +118,28 @@ class ToolParser:
                 self.block_rejected = self.block_closed = True
                 return 0
             if verdict == 0 and not final:
-                return 0  # nothing consumed: the decision still needs more text
+                # What the verdict has judged is held here, not offered again: a long run
+                # of layout or a long name would otherwise be copied with every chunk.
+                judged = self._verdict_scanned
+                if judged:
+                    self._verdict_held.append(text[:judged] if judged < len(text) else text)
+                    self._verdict_scanned = 0
+                return judged
             # Confirmed, or the input ended first: a block truncated after its open tag.
             self._payload_decided = True
+            if self._verdict_held:  # the payload begins with the judged text, joined once
+                held = self.rejected_text()
+                return self._feed_payload(held + text, deltas, final) - len(held)
+        return self._feed_payload(text, deltas, final)
+
+    def rejected_text(self) -> str:
+        """The text after the open tag that the verdict held (and took off the caller's
+        hands) before the decision; once rejected, the caller reads it again as text."""
+        held = "".join(self._verdict_held)
+        self._verdict_held = []
+        return held
+
+    def _feed_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         consumed = 0
         if not self._payload_closed:
             consumed = self._consume_stream_payload(text, deltas, final)

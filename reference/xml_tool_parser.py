@@ -118,7 +118,8 @@ class XmlToolParser(ToolParser):
         super().__init__(request)
         self._schemas = request.parameter_schemas()
         self._state = XmlParseState()
-        #: The hooks' search for the end of an undecided header or name.
+        #: The hooks' search for the end of an undecided header or name, which holds the
+        #: stretch searched so far; a hook called while it is ``open`` resumes the stretch.
         self._search = ResumableSearch()
 
     def begin_tool_block(self) -> None:
@@ -167,6 +168,7 @@ class XmlToolParser(ToolParser):
             elif phase == ARG_NAME:
                 named = self._consume_arg_name(text, pos)
                 if named is None:
+                    pos = self._waiting_at(pos)
                     break
                 pos, name = named
                 if name is None:
@@ -174,9 +176,11 @@ class XmlToolParser(ToolParser):
                 else:
                     self._start_value(name)
             elif phase == FUNCTION:
-                pos = skip_whitespace(text, pos)
+                if not self._search.open:  # inside a name, whitespace is the name's
+                    pos = skip_whitespace(text, pos)
                 header = self._consume_function(text, pos, final)
                 if header is None:
+                    pos = self._waiting_at(pos)
                     break
                 pos, name, state.phase = header
                 if state.phase == DONE:
@@ -194,8 +198,13 @@ class XmlToolParser(ToolParser):
                 self._end_call(deltas)
             state.phase = DONE
             return len(text)
-        self._search.rebase(pos)
         return pos
+
+    def _waiting_at(self, pos: int) -> int:
+        """Where a hook that waits leaves the payload consumed to: past the stretch its
+        search absorbed (``ResumableSearch``), else where it began."""
+        search = self._search
+        return search.resume_at if search.open else pos
 
     def _end_call(self, deltas: list[DeltaToolCall]) -> None:
         """Close the current call's arguments object (``{}`` when it had no argument)."""

@@ -164,8 +164,11 @@ def test_a_long_run_of_layout_after_the_open_tag_is_scanned_once() -> None:
     parser.stream_chunk("<tool_call>")
     for _ in range(20_000):
         assert parser.stream_chunk("\n") == []
+    # Scanned once, and held by the tool parser: not left in the pending text, where it
+    # would be copied again with every chunk.
+    assert parser.held_back == ""
     assert parser.tool_parser is not None
-    assert parser.tool_parser._verdict_scanned == 20_000
+    assert sum(map(len, parser.tool_parser._verdict_held)) == 20_000
     out = parser.stream_chunk('{"name": "f", "arguments": {}}</tool_call>', final=True)
     assert [c.name for m, _ in out for c in m.tool_calls or () if c.name] == ["f"]
 

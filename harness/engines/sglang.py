@@ -100,6 +100,20 @@ BINDINGS: dict[str, Binding] = {
     "lfm2": Binding("lfm2"),
     "gemma4": Binding("gemma4", "gemma4"),
     "kimi_vl": Binding(None, "kimi"),
+    # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
+    # DSML). SGLang has no Seed-OSS, Step-5 or Hy4 detector.
+    "mimo": Binding("mimo", "mimo"),
+    "step3p5": Binding("step3p5", "step3p5"),
+    "nanbeige": Binding("nanbeige", "nanbeige"),
+    "ling3": Binding("ling3", "ling3"),
+    "poolside_v1": Binding("poolside_v1", "poolside_v1"),
+    "spark25": Binding("spark25"),
+    "iquest_q1": Binding("iquest_q1", "iquest_q1"),
+    "hy_v3": Binding("hunyuan", "hunyuan"),
+    "dots": Binding("dots", "dots"),
+    "deepseek_v41": Binding("deepseekv41", "deepseek-v41"),
+    "gigachat35": Binding("gigachat35", "gigachat35"),
+    "k2_horizon": Binding("k2_horizon", "k2_horizon"),
 }
 
 

@@ -115,6 +115,20 @@ BINDINGS: dict[str, Binding] = {
     "functiongemma": Binding("functiongemma", None, "llama3.1"),
     "gemma4": Binding("gemma4", "gemma4"),
     "holo2": Binding(None, "holo2"),
+    # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
+    # DSML): the model's tokenizer family, or where no wheel ships it the model's name
+    # (those are in UNSERVED). vLLM has no Nanbeige, Spark 2.5, IQuest or GigaChat 3.5 parser.
+    "seed_oss": Binding("seed_oss", "seed_oss", "seed-oss"),
+    "mimo": Binding("mimo", "mimo", "mimo"),
+    "step5": Binding("step5", "step5", "step-5"),
+    "step3p5": Binding("step3p5", "step3p5", "step-3.5"),
+    "ling3": Binding("ling3", "ling3", "ling-3"),
+    "poolside_v1": Binding("poolside_v1", "poolside_v1", "laguna"),
+    "hy_v3": Binding("hy_v3", "hy_v3", "hy3"),
+    "hy_v4": Binding("hy_v4", "hy_v4", "hy4"),
+    "dots": Binding("dots", None, "dots.llm"),
+    "deepseek_v41": Binding("deepseek_v41", "deepseek_v41", "deepseek-v4"),
+    "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -483,6 +497,23 @@ UNSERVED = {
     "which no PyPI wheel ships",
     "gemma4": "vLLM's parser keys on the ids of Gemma 4's special tokens, and no PyPI wheel "
     "ships Gemma 4's tokenizer",
+    # XML-like families of issue 20: vLLM's parsers match their tags as token ids of the
+    # model's own vocabulary, and no PyPI wheel ships these tokenizers.
+    **{
+        dialect: f"vLLM's parser needs the {model} tokenizer, which no PyPI wheel ships"
+        for dialect, model in (
+            ("seed_oss", "Seed-OSS"),
+            ("mimo", "MiMo"),
+            ("step5", "Step-5"),
+            ("step3p5", "Step-3.5"),
+            ("ling3", "Ling 3"),
+            ("poolside_v1", "Laguna"),
+            ("hy_v3", "Hy3"),
+            ("hy_v4", "Hy4"),
+            ("dots", "dots.llm"),
+            ("k2_horizon", "K2 Horizon"),
+        )
+    },
 }
 _DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items() if name not in UNSERVED}
 _PLUGIN_DIALECTS = {name: text for name, text in _DIALECTS.items() if not BINDINGS[name].harmony}

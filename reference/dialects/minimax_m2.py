@@ -29,7 +29,7 @@ always starts inside reasoning.
 from __future__ import annotations
 
 from ..markup import skip_stray_text, skip_whitespace, tag_at, unquote
-from ..reasoning import ReasoningParser
+from ..reasoning import AlwaysReasoningParser
 from ..registry import Dialect, register
 from ..xml_tool_parser import (
     ARG_NAME,
@@ -47,6 +47,10 @@ BLOCK_CLOSE = "</minimax:tool_call>"
 
 
 class MiniMaxM2ToolParser(XmlToolParser):
+    """MiniMax-M2's payload; the dialects that wrap the same invokes in other outer tags
+    (dots.llm's ``<dots_function_call>``) set ``open_tag``, ``close_tag`` and
+    ``arg_value_end_tags``: every hook reads the close tag from the class."""
+
     open_tag = "<minimax:tool_call>"
     close_tag = BLOCK_CLOSE
     arg_value_close_tag = PARAMETER_CLOSE
@@ -62,22 +66,31 @@ class MiniMaxM2ToolParser(XmlToolParser):
     def _consume_function(
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
+        if self._search.open:  # the rest of a header that began in an earlier chunk
+            return self._invoke_header(payload, pos, final)
         pos = skip_whitespace(payload, pos)
-        tag = tag_at(payload, pos, (INVOKE_OPEN, BLOCK_CLOSE))
+        tag = tag_at(payload, pos, (INVOKE_OPEN, self.close_tag))
         if tag == INVOKE_OPEN:
-            header = self._search.header(payload, pos + len(tag))
-            if header is not None:
-                end, name = header
-                return (end, None, FUNCTION) if name is None else (end, unquote(name), ARG_START)
-        elif tag == BLOCK_CLOSE:
+            return self._invoke_header(payload, pos + len(tag), final)
+        if tag == self.close_tag:
             return pos, None, DONE
-        elif tag is None:
+        if tag is None:
             return skip_stray_text(payload, pos), None, FUNCTION
         return (len(payload), None, DONE) if final else None
 
+    def _invoke_header(
+        self, payload: str, pos: int, final: bool
+    ) -> tuple[int, str | None, str] | None:
+        header = self._search.header(payload, pos)
+        if header is None:
+            # An unfinished name at the end of the input is no name: invent none.
+            return (len(payload), None, DONE) if final else None
+        end, name = header
+        return (end, None, FUNCTION) if name is None else (end, unquote(name), ARG_START)
+
     def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
         pos = skip_whitespace(payload, pos)
-        tag = tag_at(payload, pos, (PARAMETER_OPEN, INVOKE_CLOSE, BLOCK_CLOSE, INVOKE_OPEN))
+        tag = tag_at(payload, pos, (PARAMETER_OPEN, INVOKE_CLOSE, self.close_tag, INVOKE_OPEN))
         if tag == PARAMETER_OPEN:
             return pos + len(tag), ARG_NAME
         if tag == INVOKE_CLOSE:
@@ -96,20 +109,13 @@ class MiniMaxM2ToolParser(XmlToolParser):
         return end, None if name is None else unquote(name)
 
 
-class MiniMaxM2ReasoningParser(ReasoningParser):
-    """The template always opens ``<think>``, whatever the request's thinking flag says."""
-
-    def enabled(self) -> bool:
-        return True
-
-
 register(
     Dialect(
         name="minimax_m2",
         description='MiniMax-M2: <minimax:tool_call><invoke name="…"><parameter name="…">, '
         "always reasoning first",
         tool_parser=MiniMaxM2ToolParser,
-        reasoning_parser=MiniMaxM2ReasoningParser,
+        reasoning_parser=AlwaysReasoningParser,
         tokenizer_families=("minimax-m2",),
     )
 )

@@ -61,18 +61,27 @@ class Qwen3CoderToolParser(XmlToolParser):
     def _consume_function(
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
+        if self._search.open:  # the rest of a header that began in an earlier chunk
+            return self._function_header(payload, pos, final)
         pos = skip_whitespace(payload, pos)
         tag = tag_at(payload, pos, (FUNCTION_OPEN, self.close_tag))
         if tag == FUNCTION_OPEN:
-            header = self._search.header(payload, pos + len(tag))
-            if header is not None:
-                end, name = header
-                return (end, None, FUNCTION) if name is None else (end, name.strip(), ARG_START)
-        elif tag == self.close_tag:
+            return self._function_header(payload, pos + len(tag), final)
+        if tag == self.close_tag:
             return pos, None, DONE
-        elif tag is None:
+        if tag is None:
             return skip_stray_text(payload, pos), None, FUNCTION
         return (len(payload), None, DONE) if final else None
+
+    def _function_header(
+        self, payload: str, pos: int, final: bool
+    ) -> tuple[int, str | None, str] | None:
+        header = self._search.header(payload, pos)
+        if header is None:
+            # An unfinished name at the end of the input is no name: invent none.
+            return (len(payload), None, DONE) if final else None
+        end, name = header
+        return (end, None, FUNCTION) if name is None else (end, name.strip(), ARG_START)
 
     def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
         pos = skip_whitespace(payload, pos)

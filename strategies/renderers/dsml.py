@@ -37,26 +37,19 @@ from . import (
 DSML = "｜DSML｜"
 
 
-def _parameter(key: str, value: Any) -> str:
-    if isinstance(value, str):
-        kind, text = "true", value
-    else:
-        kind, text = "false", json.dumps(value, ensure_ascii=False)
-    return f'<{DSML}parameter name="{key}" string="{kind}">{text}</{DSML}parameter>'
-
-
-def _invoke(call: Call) -> str:
-    parameters = "\n".join(_parameter(key, value) for key, value in call.arguments.items())
-    return f'<{DSML}invoke name="{call.name}">\n{parameters}\n</{DSML}invoke>'
-
-
 class DeepSeekV4Renderer(Renderer):
+    """DeepSeek-V4's layout; the dialects of the same markup set the attributes below."""
+
     dialect = "deepseek_v4"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
     #: The block's tag name.
     block_name: ClassVar[str] = "tool_calls"
+    #: What stands between ``<`` and every tag's name.
+    marker: ClassVar[str] = DSML
+    #: What comes before the block's open tag (DeepSeek's blank line).
+    block_lead: ClassVar[str] = "\n\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
@@ -77,17 +70,32 @@ class DeepSeekV4Renderer(Renderer):
         """All the calls in one block, blank line first ("" for none)."""
         if not calls:
             return ""
-        invokes = "\n".join(map(_invoke, calls))
-        return f"\n\n<{DSML}{self.block_name}>\n{invokes}\n</{DSML}{self.block_name}>"
+        m = self.marker
+        invokes = "\n".join(map(self._invoke, calls))
+        return f"{self.block_lead}<{m}{self.block_name}>\n{invokes}\n</{m}{self.block_name}>"
+
+    def _invoke(self, call: Call) -> str:
+        m = self.marker
+        parameters = "\n".join(self._parameter(key, value) for key, value in call.arguments.items())
+        return f'<{m}invoke name="{call.name}">\n{parameters}\n</{m}invoke>'
+
+    def _parameter(self, key: str, value: Any) -> str:
+        if isinstance(value, str):
+            kind, text = "true", value
+        else:
+            kind, text = "false", json.dumps(value, ensure_ascii=False)
+        m = self.marker
+        return f'<{m}parameter name="{key}" string="{kind}">{text}</{m}parameter>'
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         """Every value, as long as its text holds no tag that ends a value."""
+        m = self.marker
         ends = (
-            f"</{DSML}parameter>",
-            f"<{DSML}parameter",
-            f"</{DSML}invoke>",
-            f"<{DSML}invoke",
-            f"</{DSML}{self.block_name}>",
+            f"</{m}parameter>",
+            f"<{m}parameter",
+            f"</{m}invoke>",
+            f"<{m}invoke",
+            f"</{m}{self.block_name}>",
         )
         for value in call.arguments.values():
             text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

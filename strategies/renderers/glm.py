@@ -31,24 +31,32 @@ from . import (
 )
 from .typed_values import fit_typed_call, value_text
 
-#: What ends a value in this format (each is one token), so no value may contain it.
-VALUE_END_TAGS = ("</arg_value>", "<arg_key>", "</tool_call>")
-
 
 class Glm47Renderer(Renderer):
+    """GLM-4.7's layout; the dialects of the same pairs set the attributes below."""
+
     dialect = "glm47"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: What the model writes to open reasoning ("": the template already did).
     reasoning_open: ClassVar[str] = ""
     #: The layout between the tags of a call, and between consecutive blocks.
     line_break: ClassVar[str] = ""
+    #: The layout after the function name.
+    name_break: ClassVar[str] = ""
+    #: The block's tags.
+    open_tag: ClassVar[str] = "<tool_call>"
+    close_tag: ClassVar[str] = "</tool_call>"
+    #: The pair tags (K2 Horizon spells them ``<ifm|arg_key>`` …) and the reasoning close tag.
+    arg_key_tags: ClassVar[tuple[str, str]] = ("<arg_key>", "</arg_key>")
+    arg_value_tags: ClassVar[tuple[str, str]] = ("<arg_value>", "</arg_value>")
+    reasoning_close: ClassVar[str] = "</think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
         if response.reasoning is not None:
             reasoning = self.reasoning_open + response.reasoning
             # A tool call ends reasoning by itself; otherwise the model closes it.
-            reasoning += self.blocks(response.reasoning_calls) or "</think>"
+            reasoning += self.blocks(response.reasoning_calls) or self.reasoning_close
         return reasoning + response.content + self.blocks(response.calls) + response.content_tail
 
     def blocks(self, calls: Iterable[Call]) -> str:
@@ -56,15 +64,24 @@ class Glm47Renderer(Renderer):
         return self.line_break.join(self._block(call) for call in calls)
 
     def _block(self, call: Call) -> str:
+        return f"{self.open_tag}{call.name}{self.name_break}{self._pairs(call)}{self.close_tag}"
+
+    def _pairs(self, call: Call) -> str:
+        """The call's arguments as key and value pairs, each followed by a line break."""
         n = self.line_break
-        arguments = "".join(
-            f"<arg_key>{key}</arg_key>{n}<arg_value>{value_text(value)}</arg_value>{n}"
+        (key_open, key_close), (value_open, value_close) = self.arg_key_tags, self.arg_value_tags
+        return "".join(
+            f"{key_open}{key}{key_close}{n}{value_open}{value_text(value)}{value_close}{n}"
             for key, value in call.arguments.items()
         )
-        return f"<tool_call>{call.name}{n}{arguments}</tool_call>"
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
-        return fit_typed_call(call, parameters, value_end_tags=VALUE_END_TAGS)
+        pair_ends = (self.arg_value_tags[1], self.arg_key_tags[0])
+        return fit_typed_call(call, parameters, value_end_tags=(*pair_ends, *self.value_end_tags()))
+
+    def value_end_tags(self) -> tuple[str, ...]:
+        """The tags of the block that end a value, besides the pair tags."""
+        return (self.close_tag,)
 
     def carries(self, response: Response) -> bool:
         """Not an answer of newlines alone between the reasoning's blocks and its own: the
@@ -81,6 +98,7 @@ class Glm45Renderer(Glm47Renderer):
     dialect = "glm45"
     reasoning_open = "<think>"
     line_break = "\n"
+    name_break = "\n"
 
 
 register(Glm45Renderer())

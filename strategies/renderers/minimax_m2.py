@@ -16,7 +16,7 @@ think), and a tool block inside reasoning leaves the model reasoning.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..responses import Call, Response
 from . import (
@@ -31,8 +31,8 @@ from . import (
 )
 from .typed_values import fit_typed_call, value_text
 
-#: What ends a value in this format, so no value may contain it.
-VALUE_END_TAGS = ("</parameter>", "</invoke>", "</minimax:tool_call>")
+#: What ends a value in this format, so no value may contain it (besides the block's close).
+VALUE_END_TAGS = ("</parameter>", "</invoke>")
 
 
 def _invoke(call: Call) -> str:
@@ -43,30 +43,33 @@ def _invoke(call: Call) -> str:
     return f'<invoke name="{call.name}">\n{parameters}</invoke>\n'
 
 
-def block(calls: Sequence[Call]) -> str:
-    """All the calls in one block ("" for none)."""
-    if not calls:
-        return ""
-    return "<minimax:tool_call>\n" + "".join(map(_invoke, calls)) + "</minimax:tool_call>"
-
-
 class MiniMaxM2Renderer(Renderer):
+    """MiniMax-M2's layout; the dialects of the same invokes set the block's tags."""
+
     dialect = "minimax_m2"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
+    open_tag: ClassVar[str] = "<minimax:tool_call>"
+    close_tag: ClassVar[str] = "</minimax:tool_call>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = (
             (response.reasoning or "")
-            + block(response.reasoning_calls)
+            + self.block(response.reasoning_calls)
             + response.reasoning_tail
             + "</think>"
         )
-        return reasoning + response.content + block(response.calls) + response.content_tail
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
+
+    def block(self, calls: Sequence[Call]) -> str:
+        """All the calls in one block ("" for none)."""
+        if not calls:
+            return ""
+        return f"{self.open_tag}\n" + "".join(map(_invoke, calls)) + self.close_tag
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
-        return fit_typed_call(call, parameters, value_end_tags=VALUE_END_TAGS)
+        return fit_typed_call(call, parameters, value_end_tags=(*VALUE_END_TAGS, self.close_tag))
 
 
 register(MiniMaxM2Renderer())

@@ -17,7 +17,7 @@ call tools in it (reasoning goes on after the block), and closes it with ``</thi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ..responses import Call, Response
 from . import (
@@ -32,21 +32,8 @@ from . import (
 )
 from .typed_values import fit_typed_call, value_text
 
-#: What ends a value in this format, so no value may contain it.
-VALUE_END_TAGS = ("</parameter>", "<parameter=", "</function>", "</tool_call>")
-
-
-def _block(call: Call) -> str:
-    parameters = "".join(
-        f"<parameter={key}>\n{value_text(value)}\n</parameter>\n"
-        for key, value in call.arguments.items()
-    )
-    return f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>"
-
-
-def blocks(calls: Iterable[Call]) -> str:
-    """One block per call, consecutive blocks separated by a newline."""
-    return "\n".join(_block(call) for call in calls)
+#: What ends a value in this format, so no value may contain it (besides the block's close).
+VALUE_END_TAGS = ("</parameter>", "<parameter=", "</function>")
 
 
 def _without_trailing_carriage_return(value: str) -> str | None:
@@ -54,35 +41,62 @@ def _without_trailing_carriage_return(value: str) -> str | None:
 
 
 class Qwen3CoderRenderer(Renderer):
+    """Qwen3-Coder's layout; the dialects of the same grammar set the attributes below."""
+
     dialect = "qwen3_coder"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+    #: The block's tags.
+    open_tag: ClassVar[str] = "<tool_call>"
+    close_tag: ClassVar[str] = "</tool_call>"
+    #: What stands between a parameter's tags and its value (the template's newline;
+    #: MiMo writes values inline).
+    value_layout: ClassVar[str] = "\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + blocks(response.calls) + response.content_tail
+        return response.content + self.blocks(response.calls) + response.content_tail
+
+    def blocks(self, calls: Iterable[Call]) -> str:
+        """One block per call, consecutive blocks separated by a newline."""
+        return "\n".join(self._block(call) for call in calls)
+
+    def _block(self, call: Call) -> str:
+        n = self.value_layout
+        parameters = "".join(
+            f"<parameter={key}>{n}{value_text(value)}{n}</parameter>\n"
+            for key, value in call.arguments.items()
+        )
+        return f"{self.open_tag}\n<function={call.name}>\n{parameters}</function>\n{self.close_tag}"
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         return fit_typed_call(
             call,
             parameters,
-            value_end_tags=VALUE_END_TAGS,
-            fit_string=_without_trailing_carriage_return,
+            value_end_tags=(*VALUE_END_TAGS, self.close_tag),
+            fit_string=_without_trailing_carriage_return if self.value_layout else None,
         )
 
 
 class Qwen35Renderer(Qwen3CoderRenderer):
+    """Qwen3.5's template opens ``<think>``; the model reasons, may call tools in it
+    (reasoning goes on after the block) and closes it."""
+
     dialect = "qwen35"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
+    #: What the model writes to open reasoning ("": the template already did).
+    reasoning_open: ClassVar[str] = ""
+    reasoning_close: ClassVar[str] = "</think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
         if response.reasoning is not None:
             reasoning = (
-                response.reasoning
-                + blocks(response.reasoning_calls)
+                self.reasoning_open
+                + response.reasoning
+                + self.blocks(response.reasoning_calls)
                 + response.reasoning_tail
-                + "</think>"
+                + self.reasoning_close
             )
         return reasoning + super().render(response)
 

@@ -101,6 +101,7 @@ BINDINGS: dict[str, Binding] = {
     "deepseek_v41": Binding("deepseekv41", "deepseek-v41"),
     "gigachat35": Binding("gigachat35", "gigachat35"),
     "k2_horizon": Binding("k2_horizon", "k2_horizon"),
+    "step3": Binding("step3", "step3"),
 }
 
 

@@ -106,6 +106,7 @@ BINDINGS: dict[str, Binding] = {
     "dots": Binding("dots", None, "dots.llm"),
     "deepseek_v41": Binding("deepseek_v41", "deepseek_v41", "deepseek-v4"),
     "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
+    "step3": Binding("step3", "step3", "step-3"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -467,6 +468,7 @@ UNSERVED = {
             ("hy_v4", "Hy4"),
             ("dots", "dots.llm"),
             ("k2_horizon", "K2 Horizon"),
+            ("step3", "Step-3"),
         )
     },
 }

@@ -31,17 +31,6 @@ from . import (
 )
 from .typed_values import fit_typed_call, value_text
 
-#: What ends a value in this format, so no value may contain it (besides the block's close).
-VALUE_END_TAGS = ("</parameter>", "</invoke>")
-
-
-def _invoke(call: Call) -> str:
-    parameters = "".join(
-        f'<parameter name="{key}">{value_text(value)}</parameter>\n'
-        for key, value in call.arguments.items()
-    )
-    return f'<invoke name="{call.name}">\n{parameters}</invoke>\n'
-
 
 class MiniMaxM2Renderer(Renderer):
     """MiniMax-M2's layout; the dialects of the same invokes set the block's tags."""
@@ -52,6 +41,9 @@ class MiniMaxM2Renderer(Renderer):
     )
     open_tag: ClassVar[str] = "<minimax:tool_call>"
     close_tag: ClassVar[str] = "</minimax:tool_call>"
+    #: The invoke's and the parameter's tag names (Step-3 writes ``steptml:invoke`` …).
+    invoke_tag: ClassVar[str] = "invoke"
+    parameter_tag: ClassVar[str] = "parameter"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = (
@@ -66,10 +58,23 @@ class MiniMaxM2Renderer(Renderer):
         """All the calls in one block ("" for none)."""
         if not calls:
             return ""
-        return f"{self.open_tag}\n" + "".join(map(_invoke, calls)) + self.close_tag
+        return f"{self.open_tag}\n" + "".join(map(self.invoke, calls)) + self.close_tag
+
+    def invoke(self, call: Call) -> str:
+        """One invoke, each parameter on its own line, values inline."""
+        invoke, parameter = self.invoke_tag, self.parameter_tag
+        parameters = "".join(
+            f'<{parameter} name="{key}">{value_text(value)}</{parameter}>\n'
+            for key, value in call.arguments.items()
+        )
+        return f'<{invoke} name="{call.name}">\n{parameters}</{invoke}>\n'
+
+    def value_end_tags(self) -> tuple[str, ...]:
+        """What ends a value, so no value may contain it."""
+        return (f"</{self.parameter_tag}>", f"</{self.invoke_tag}>", self.close_tag)
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
-        return fit_typed_call(call, parameters, value_end_tags=(*VALUE_END_TAGS, self.close_tag))
+        return fit_typed_call(call, parameters, value_end_tags=self.value_end_tags())
 
 
 register(MiniMaxM2Renderer())

@@ -62,6 +62,22 @@ class Plan:
     skipped: list[CaseResult] = field(default_factory=list)
     #: Dialects with selected cases (or selected by name) that the adapter does not declare.
     unsupported: set[str] = field(default_factory=set)
+    #: The dialects generated cases were drawn for, and every id drawn (selected or not):
+    #: a generated id of such a dialect that was not drawn no longer exists (its renderer or
+    #: strategy changed), so its known failures go when the expectations are updated.
+    drawn_dialects: set[str] = field(default_factory=set)
+    drawn: set[str] = field(default_factory=set)
+
+    def vanished(self, case_ids: Iterable[str]) -> set[str]:
+        """The generated ids among ``case_ids`` that this run's draw no longer produces."""
+        return {
+            case
+            for case in case_ids
+            if case.startswith(GENERATED_PREFIX)
+            and case.count("/") == 2
+            and case.split("/")[1] in self.drawn_dialects
+            and case not in self.drawn
+        }
 
 
 def load_corpus(path: Path) -> list[Case]:
@@ -128,7 +144,9 @@ def plan(
             place(case)
     if selection.draws_generated():
         for dialect in _generated_dialects(selection, result.cases, supports, expectations):
+            result.drawn_dialects.add(dialect)
             for case in draw(dialect, selection.generated):
+                result.drawn.add(case.id)
                 if selection.matches(case):
                     place(case)
     return result

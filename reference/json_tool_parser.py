@@ -6,7 +6,9 @@ payload"). The envelope is read incrementally: the name is decoded once its stri
 complete; the arguments value is forwarded verbatim (duplicate keys, order and spacing kept)
 as far as the ``JsonValueScanner`` has found it to extend; other fields are skipped. A dialect
 whose payload is a JSON array of envelopes (Mistral's ``[TOOL_CALLS][{…}, {…}]``) sets
-``accepts_envelope_list``: each envelope is one call and the payload ends with the array.
+``accepts_envelope_list``: each envelope is one call and the payload ends with the array. A
+dialect whose envelope is keyed by the function name (Apertus' ``{"NAME": {…}}``) sets
+``name_keyed``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ class JsonToolParser(ToolParser):
     argument_field_aliases: ClassVar[tuple[str, ...]] = ()
     #: Whether the payload may be a JSON array of envelopes, one call each.
     accepts_envelope_list: ClassVar[bool] = False
+    #: Whether an envelope names the function by its key, ``{"NAME": {arguments}}``
+    #: (Apertus): the first key is the name and its value the arguments.
+    name_keyed: ClassVar[bool] = False
     #: An envelope is a JSON object: an open tag followed by anything else is prose.
     payload_starts = ("{",)
 
@@ -85,7 +90,13 @@ class JsonToolParser(ToolParser):
                     break
                 i, value = held
                 if phase == _KEY_STRING:
-                    self._key = value if isinstance(value, str) else ""
+                    key = value if isinstance(value, str) else ""
+                    if self.name_keyed and not self._name_seen:
+                        self._name_seen = True
+                        if key:
+                            self._emit_delta(deltas, name=key)
+                        key = self.argument_field  # the name's value is the arguments
+                    self._key = key
                     self._phase = _COLON
                 else:
                     if isinstance(value, str) and not self._name_seen:

@@ -7,7 +7,7 @@ description that the response parser reads (seed 000, "ReasoningParser 虽然名
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 from .types import Request
@@ -30,6 +30,13 @@ class ReasoningParser:
     close_prefixes: ClassVar[tuple[str, ...]] = ()
     #: Whether a tool open tag inside reasoning also ends reasoning (no ``</think>`` needed).
     tool_open_ends_reasoning: ClassVar[bool] = False
+    #: Tags that wrap the answer after reasoning (ERNIE-4.5's ``<response>`` … ``</response>``,
+    #: Hunyuan-A13B's ``<answer>`` … ``</answer>``), each with the proper prefixes that can end
+    #: a chunk. They are protocol: dropped wherever they stand in the answer. Newlines between
+    #: the reasoning close tag or such a tag and another protocol tag (or the end) are layout
+    #: and dropped too; a tag written with its layout newline (``<response>\n``,
+    #: ``\n</response>``) is declared as a tag of its own, the bare tag being its prefix.
+    answer_tags: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def __init__(self, request: Request) -> None:
         self.request = request

@@ -53,6 +53,7 @@ class Dialect:
             r = self.reasoning_parser
             tags[r.open_tag] = r.open_prefixes
             tags[r.close_tag] = r.close_prefixes
+            tags.update(r.answer_tags)
         if self.tool_parser is not None:
             tags.update(self.tool_parser.protocol_tags())
         tags.update(self.response_parser.protocol_tags())

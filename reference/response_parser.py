@@ -27,10 +27,14 @@ PLAIN = "plain"
 REASONING = "reasoning"
 TOOL = "tool"
 
-#: Characters that may separate two consecutive tool blocks (seed 000, "工具块之间的分隔符").
+#: Newlines: what may separate two consecutive tool blocks (seed 000, "工具块之间的分隔符";
+#: a tool parser may add to it) and the layout next to answer wrapper tags.
 _SEPARATORS = "\r\n"
 #: Whitespace that may stand before a repeated reasoning open tag.
 _LAYOUT = " \t\r\n"
+#: Why newlines at a plain position may be layout (``_resolve_answer_layout``).
+_AFTER_REASONING = "after-reasoning"
+_AFTER_ANSWER_TAG = "after-answer-tag"
 
 
 class ResponseParser:
@@ -81,9 +85,22 @@ class ResponseParser:
 
         tool_open = (tool.open_tag,) if tool is not None else ()
         tool_prefixes = tool.open_prefixes if tool is not None else ()
+        #: Answer wrapper tags (``ReasoningParser.answer_tags``): dropped in plain mode.
+        self._answer_tags: tuple[str, ...] = ()
+        self._answer_prefixes: frozenset[str] = frozenset()
+        #: Whether newlines at the current plain position may be layout next to a protocol
+        #: tag (after reasoning closed or an answer tag), and how many of them were seen.
+        self._answer_layout: str | None = None
+        self._layout_seen = 0
         if reasoning is not None:
-            self._plain_tags = (reasoning.open_tag, *tool_open)
-            self._plain_prefixes = longest_first(reasoning.open_prefixes, tool_prefixes)
+            self._answer_tags = tuple(reasoning.answer_tags)
+            self._answer_prefixes = frozenset(
+                p for prefixes in reasoning.answer_tags.values() for p in prefixes
+            )
+            self._plain_tags = (reasoning.open_tag, *tool_open, *self._answer_tags)
+            self._plain_prefixes = longest_first(
+                reasoning.open_prefixes, tool_prefixes, self._answer_prefixes
+            )
             self._reasoning_tags = (reasoning.close_tag, *tool_open)
             self._reasoning_prefixes = longest_first(reasoning.close_prefixes, tool_prefixes)
         else:
@@ -175,6 +192,11 @@ class ResponseParser:
                     break
                 pos = separator_end
             if mode is PLAIN:
+                if self._answer_layout:
+                    layout_end = self._resolve_answer_layout(pending, pos, final)
+                    if layout_end < 0:
+                        break
+                    pos = layout_end
                 pos, switched = self._consume_plain(pending, pos, final, out)
             else:
                 pos, switched = self._consume_reasoning(pending, pos, final, out)
@@ -199,11 +221,20 @@ class ResponseParser:
             if end > pos:
                 out.append((DeltaMessage(content=pending[pos:end]), False))
             return end, False
+        end = position + len(tag)
+        if not final and end == len(pending) and tag in self._plain_prefixes:
+            # The tag may still grow into a longer one it begins (``<response>`` of
+            # ``<response>\n``): wait for the next chunk.
+            if position > pos:
+                out.append((DeltaMessage(content=pending[pos:position]), False))
+            return position, False
         if position > pos:
             out.append((DeltaMessage(content=pending[pos:position]), False))
-        pos = position + len(tag)
+        pos = end
         if self.tool_parser is not None and tag == self.tool_parser.open_tag:
             self._enter_tool(PLAIN, PLAIN)
+        elif tag in self._answer_tags:
+            self._answer_layout = _AFTER_ANSWER_TAG  # protocol: dropped with its layout
         else:
             self._mode = REASONING
             self._open_may_repeat = False
@@ -244,9 +275,45 @@ class ResponseParser:
         pos = position + len(tag)
         if tag == reasoning.close_tag:
             self._mode = PLAIN
+            self._answer_layout = _AFTER_REASONING if self._answer_tags else None
         else:
             self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING, REASONING)
         return pos, True
+
+    def _resolve_answer_layout(self, pending: str, pos: int, final: bool) -> int:
+        """Decide the newlines after the reasoning close tag or an answer tag.
+
+        After the reasoning close tag they are the template's separation of reasoning and
+        answer (ERNIE-4.5 writes ``</think>\n\n<response>`` or ``</think>\nanswer``, Hunyuan
+        ``</think>\n<answer>``): dropped. After an answer tag they are layout when a protocol
+        tag or the end of the output follows, the answer's own text otherwise.
+
+        Returns where plain text resumes, or ``-1`` while undecided (the newlines and a tag
+        prefix after them stay pending; ``_layout_seen`` remembers how many newlines were
+        scanned, so a long run is scanned once).
+        """
+        n = len(pending)
+        after = pos + self._layout_seen
+        while after < n and pending[after] in _SEPARATORS:
+            after += 1
+        if after == n and not final:
+            self._layout_seen = after - pos
+            return -1
+        if after == pos:
+            self._answer_layout = None
+            return pos
+        if not final and pending[after:] in self._plain_prefixes:
+            self._layout_seen = after - pos
+            return -1  # a tag may be starting: wait for it
+        always = self._answer_layout is _AFTER_REASONING
+        self._answer_layout = None
+        self._layout_seen = 0
+        if always or after == n:
+            return after
+        for tag in self._plain_tags[1:]:  # a tool or answer tag (not the reasoning open tag)
+            if pending.startswith(tag, after):
+                return after
+        return pos
 
     def _enter_tool(self, return_mode: str, found_in: str) -> None:
         tool = self.tool_parser
@@ -270,13 +337,14 @@ class ResponseParser:
         tool = self.tool_parser
         assert tool is not None
         open_tag = tool.open_tag
+        separators = tool.block_separators
         end = pos
         n = len(pending)
-        while end < n and pending[end] in _SEPARATORS:
+        while end < n and pending[end] in separators:
             end += 1
         # The open tag may itself begin with newlines (DSML): only the last ones of the run
         # can be its beginning.
-        first = max(pos, end - (len(open_tag) - len(open_tag.lstrip(_SEPARATORS))))
+        first = max(pos, end - (len(open_tag) - len(open_tag.lstrip(separators))))
         if end == n and not final:
             if first > pos:
                 self._held_separators.append(pending[pos:first])
@@ -287,13 +355,18 @@ class ResponseParser:
                 self._separators_before_tool = "".join(self._held_separators) + pending[pos:start]
                 self._held_separators = []
                 return start
-        if not final and any(
-            pending[start:] in tool.open_prefixes for start in range(first, end + 1)
+        if not final and (
+            any(pending[start:] in tool.open_prefixes for start in range(first, end + 1))
+            or pending[end:] in self._answer_prefixes
         ):
             if first > pos:
                 self._held_separators.append(pending[pos:first])
             return -(first + 1)
         self._after_block = False
+        if any(pending.startswith(tag, end) for tag in self._answer_tags):
+            # ``</tool_calls>\n</answer>``: newlines before an answer wrapper tag are layout.
+            self._held_separators = []
+            return end
         if self._held_separators:
             held = "".join(self._held_separators)
             self._held_separators = []

@@ -49,6 +49,10 @@ class ToolParser:
     #: Whether calls with names outside the request's tools are dropped (seed 000); a
     #: dialect whose specification returns them (ds2api) sets this to False.
     filters_unknown_names: ClassVar[bool] = True
+    #: What may stand between two consecutive tool blocks and is dropped there (seed 000,
+    #: "工具块之间的分隔符": newlines); a dialect whose model separates calls otherwise
+    #: (granite-20b-functioncalling: spaces) adds to it.
+    block_separators: ClassVar[str] = "\r\n"
     #: What a payload begins with, after layout whitespace (the close tag, an empty block,
     #: is always allowed); empty: any text is payload (no verdict is taken).
     payload_starts: ClassVar[tuple[str, ...]] = ()

@@ -3,6 +3,8 @@ reason — made from the recorded registries, and current."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from toolconform.harness.coverage import accounted, render_coverage, unaccounted
@@ -21,3 +23,26 @@ def test_a_name_nobody_accounts_for_is_reported() -> None:
     entries = {(e.kind, e.name): e for e in accounted("vllm", registered)}
     assert "qwen3" in entries[("reasoning", "qwen3")].dialects
     assert entries[("reasoning", "hf")].reason.startswith("template-driven")
+
+
+def test_a_binding_the_published_report_has_not_run_is_not_certified(tmp_path) -> None:
+    root = tmp_path / "certification"
+    shutil.copytree(REPORTS / "certification" / "registries", root / "registries")
+    report = json.loads((REPORTS / "certification/sglang-0.5.23/report.json").read_text())
+    (root / "sglang-0.5.23").mkdir()
+    (root / "sglang-0.5.23/report.json").write_text(json.dumps(report))
+    page = render_coverage(root, tmp_path)
+    assert "| `mistral` | [mistral (" in page
+    # as if mistral were bound after the run
+    report["cases"] = [case for case in report["cases"] if case["dialect"] != "mistral"]
+    report.get("conformance", {}).get("dialects", {}).pop("mistral", None)
+    (root / "sglang-0.5.23/report.json").write_text(json.dumps(report))
+    later = render_coverage(root, tmp_path)
+    assert "| `mistral` | mistral (bound, not yet run) |" in later
+
+    def certified(text: str) -> int:
+        line = next(x for x in text.splitlines() if x.startswith("- SGLang 0.5.23, tool"))
+        return int(line.split(": ")[1].split(" of ")[0])
+
+    assert certified(later) == certified(page) - 1
+    assert "more bound but not yet in the published report" in later

@@ -33,6 +33,12 @@ MENTIONS = [
     ("deepseek_v4", "\n\n<｜DSML｜tool_calls>", None, ""),
     ("kimi_k2", "<|tool_calls_section_begin|>", None, ""),
     ("mistral", "[TOOL_CALLS]", None, ""),
+    ("pythonic", "[", None, ""),
+    ("llama4_pythonic", "<|python_start|>", None, ""),
+    ("lfm2", "<|tool_call_start|>", None, ""),
+    ("olmo3", "<function_calls>", Request(thinking=False), ""),
+    ("functiongemma", "<start_function_call>", None, ""),
+    ("gemma4", "<|tool_call>", None, ""),
 ]
 
 

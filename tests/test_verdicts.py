@@ -152,6 +152,28 @@ def test_updating_expectations_for_some_cases_keeps_the_others(capsys, tmp_path:
     assert 'implementation = "tests.planted_bugs:drops_text_after_block"' in after
 
 
+def test_updating_expectations_drops_generated_cases_that_no_longer_exist(
+    capsys, tmp_path: Path
+) -> None:
+    # A renderer change gives a dialect's generated cases new ids: the entries of the old
+    # ones go with the next update of that dialect, those of other dialects stay.
+    expectations = tmp_path / "expectations.toml"
+    gone, other = "generated/qwen25/0000000000", "generated/qwen3/0000000000"
+    expectations.write_text(
+        "".join(
+            f'[[known_failure]]\ncase = "{case}"\ncheck = "result.calls"\n\n'
+            for case in (gone, other)
+        )
+    )
+    status, _, err = certify(
+        capsys, "--dialect", "qwen25", "--expectations", str(expectations),
+        "--update-expectations",
+    )  # fmt: skip
+    assert status == 0, err
+    after = expectations.read_text()
+    assert gone not in after and other in after
+
+
 def test_expectations_made_for_another_implementation_warn(capsys, tmp_path: Path) -> None:
     expectations = tmp_path / "expectations.toml"
     bug = ["--adapter", f"{BUG}:drops_text_after_block", "--expectations", str(expectations)]

@@ -87,6 +87,19 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2"),
     "mistral": Binding("mistral"),
     "gpt_oss": Binding("gpt-oss", "gpt-oss"),
+    # JSON in tags / after a marker (issue 20): SGLang has no detector for longcat, granite*,
+    # ernie45, jamba, hunyuan_a13b (its "hunyuan" reads Hunyuan 3's format) or phi4_mini_json.
+    "hermes": Binding("hermes"),
+    "trinity": Binding("trinity", "qwen3"),
+    "apertus": Binding("apertus2509", "apertus2509"),
+    # Pythonic, Gemma and reasoning-only dialects (issue 20). SGLang has no OLMo 3 or
+    # FunctionGemma parser; its pythonic detector strips Llama 4's <|python_start|> and
+    # <|python_end|> itself.
+    "pythonic": Binding("pythonic"),
+    "llama4_pythonic": Binding("pythonic"),
+    "lfm2": Binding("lfm2"),
+    "gemma4": Binding("gemma4", "gemma4"),
+    "kimi_vl": Binding(None, "kimi"),
     # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
     # DSML). SGLang has no Seed-OSS, Step-5 or Hy4 detector.
     "mimo": Binding("mimo", "mimo"),
@@ -323,7 +336,22 @@ _DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items()}
 factory = EngineFactory(ENGINE, _DIALECTS, _Api, _open(drain=True), api="parsers, drained")
 
 #: Registered names served by another name's parser class (``kind:name`` → that name).
-ALIASES: dict[str, str] = {}
+ALIASES: dict[str, str] = {
+    # The same detector class, built the same way (function_call_parser.py and
+    # reasoning_parser.py map these names to it; issue 20).
+    "tool:qwen": "qwen25",
+    "tool:glm": "glm45",
+    "tool:step3p5": "qwen3_coder",
+    "tool:nanbeige": "qwen3_coder",
+    "reasoning:dots": "qwen3",
+    "reasoning:nanbeige": "qwen3",
+    "reasoning:interns1": "qwen3",
+    "reasoning:qwen3-thinking": "minimax",
+    "reasoning:step3": "deepseek-r1",
+    "reasoning:step3p5": "deepseek-r1",
+    "reasoning:gigachat35": "deepseek-r1",
+    "reasoning:deepseek-v41": "deepseek-v4",
+}
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED: dict[str, str] = {}
 

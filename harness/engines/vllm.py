@@ -92,6 +92,29 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
     "gpt_oss": Binding("openai", "openai_gptoss", "gpt-oss", harmony=True),
+    # JSON in tags / after a marker (issue 20). No PyPI wheel ships these models' tokenizers,
+    # so each names its model's family and is left out below (UNSERVED), as internlm is.
+    "hermes": Binding("hermes", None, "hermes-2-pro"),
+    "longcat": Binding("longcat", None, "longcat-flash"),
+    "granite4": Binding("granite4", None, "granite-4.0"),
+    "ernie45": Binding("ernie45", "ernie45", "ernie-4.5"),
+    "jamba": Binding("jamba", None, "jamba"),
+    "hunyuan_a13b": Binding("hunyuan_a13b", "hunyuan_a13b", "hunyuan-a13b"),
+    "apertus": Binding("apertus", None, "apertus"),
+    "granite": Binding("granite", None, "granite-3"),
+    "granite_20b_fc": Binding("granite-20b-fc", None, "granite-20b-functioncalling"),
+    "phi4_mini_json": Binding("phi4_mini_json", None, "phi-4-mini"),
+    # Pythonic, Gemma and reasoning-only dialects (issue 20). The pythonic models' and
+    # Gemma's tokenizers ship in no wheel; the text-only parsers get Llama 3.1's (it holds
+    # the `</`, `think`, `>` tokens vLLM's olmo3 reasoning parser looks up); lfm2 and gemma4
+    # key on their own special tokens (UNSERVED). Holo2 has Qwen3's.
+    "pythonic": Binding("pythonic", None),
+    "llama4_pythonic": Binding("llama4_pythonic", None, "llama3.1"),
+    "lfm2": Binding("lfm2", None),
+    "olmo3": Binding("olmo3", "olmo3", "llama3.1"),
+    "functiongemma": Binding("functiongemma", None, "llama3.1"),
+    "gemma4": Binding("gemma4", "gemma4"),
+    "holo2": Binding(None, "holo2"),
     # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
     # DSML): the model's tokenizer family, or where no wheel ships it the model's name
     # (those are in UNSERVED). vLLM has no Nanbeige, Spark 2.5, IQuest or GigaChat 3.5 parser.
@@ -453,6 +476,28 @@ def _open(session_class: type[_Session]) -> Any:
 #: of the adapter's dialects (reports list them as not run) rather than skipped case by case.
 UNSERVED = {
     "internlm": "vLLM's parser needs the InternLM2 tokenizer, which no PyPI wheel ships",
+    # JSON in tags / after a marker (issue 20): vLLM decides on the model's token ids.
+    **{
+        dialect: f"vLLM's parser needs the {BINDINGS[dialect].family} tokenizer, "
+        "which no PyPI wheel ships"
+        for dialect in (
+            "hermes",
+            "longcat",
+            "granite4",
+            "ernie45",
+            "jamba",
+            "hunyuan_a13b",
+            "apertus",
+            "granite",
+            "granite_20b_fc",
+            "phi4_mini_json",
+        )
+    },
+    # Pythonic and Gemma dialects (issue 20).
+    "lfm2": "vLLM's parser looks its two markers up in the LFM2 tokenizer's vocabulary, "
+    "which no PyPI wheel ships",
+    "gemma4": "vLLM's parser keys on the ids of Gemma 4's special tokens, and no PyPI wheel "
+    "ships Gemma 4's tokenizer",
     # XML-like families of issue 20: vLLM's parsers match their tags as token ids of the
     # model's own vocabulary, and no PyPI wheel ships these tokenizers.
     **{
@@ -481,6 +526,8 @@ ALIASES = {
     "tool:qwen3_xml": "qwen3_coder",
     "tool:llama4_json": "llama3_json",
     "reasoning:glm47": "glm45",
+    # issue 20: the same class (vllm/reasoning/__init__.py)
+    "reasoning:step5": "deepseek_r1",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED = {

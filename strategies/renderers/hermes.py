@@ -6,6 +6,8 @@ itself) and may call tools while reasoning; Qwen2.5 has no reasoning.
 
 from __future__ import annotations
 
+import json
+
 from ..responses import Call, Response
 from . import (
     CALLS,
@@ -51,5 +53,25 @@ class Qwen3Renderer(Renderer):
         return reasoning + response.content + _hermes_blocks(response.calls) + response.content_tail
 
 
+class TrinityRenderer(Qwen3Renderer):
+    dialect = "trinity"
+
+
+class HermesRenderer(Renderer):
+    dialect = "hermes"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = "\n".join(
+            "<tool_call>\n"
+            + json.dumps({"arguments": dict(call.arguments), "name": call.name}, ensure_ascii=False)
+            + "\n</tool_call>"
+            for call in response.calls
+        )
+        return response.content + calls + response.content_tail
+
+
 register(Qwen25Renderer())
 register(Qwen3Renderer())
+register(TrinityRenderer())
+register(HermesRenderer())

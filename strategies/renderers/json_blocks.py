@@ -1,4 +1,5 @@
-"""The JSON-envelope tool block shared by hermes, InternLM and Llama 3 renderers."""
+"""The JSON-envelope tool blocks shared by the hermes, InternLM, Llama 3, Granite, Jamba,
+Hunyuan, Phi-4-mini and Apertus renderers."""
 
 from __future__ import annotations
 
@@ -16,3 +17,11 @@ def envelope(call: Call, argument_field: str) -> str:
 def blocks(calls: Iterable[Call], open_tag: str, close_tag: str, argument_field: str) -> str:
     """One block per call, consecutive blocks separated by a newline (dropped by parsers)."""
     return "\n".join(open_tag + envelope(call, argument_field) + close_tag for call in calls)
+
+
+def envelope_array(calls: Iterable[Call]) -> str:
+    """``[{"name": …, "arguments": {…}}, …]``: every call in one JSON array (Jamba, Granite)."""
+    return json.dumps(
+        [{"name": call.name, "arguments": dict(call.arguments)} for call in calls],
+        ensure_ascii=False,
+    )

@@ -1,0 +1,48 @@
+"""IBM Granite: hermes blocks (Granite 4), ``<|tool_call|>[…]`` (3.x), ``<function_call> {…}``.
+
+- ``granite4``: ``<tool_call>\n{"name", "arguments"}\n</tool_call>`` per call, a newline between;
+- ``granite``: ``<|tool_call|>[{"name", "arguments"}, …]``, one array for every call;
+- ``granite_20b_fc``: ``<function_call> {"name", "arguments"}`` per call, a space between.
+
+None has a close tag but Granite 4's; text after the JSON is content. No reasoning channel.
+"""
+
+from __future__ import annotations
+
+from ..responses import Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
+from .json_blocks import blocks, envelope, envelope_array
+
+
+class Granite4Renderer(Renderer):
+    dialect = "granite4"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = blocks(response.calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+        return response.content + calls + response.content_tail
+
+
+class GraniteRenderer(Renderer):
+    dialect = "granite"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = "<|tool_call|>" + envelope_array(response.calls) if response.calls else ""
+        return response.content + calls + response.content_tail
+
+
+class Granite20bFCRenderer(Renderer):
+    dialect = "granite_20b_fc"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = " ".join(
+            "<function_call> " + envelope(call, "arguments") for call in response.calls
+        )
+        return response.content + calls + response.content_tail
+
+
+register(Granite4Renderer())
+register(GraniteRenderer())
+register(Granite20bFCRenderer())

@@ -1,0 +1,37 @@
+"""Hunyuan-A13B: ``<think>R</think>\n<answer>\nA<tool_calls>[…]</tool_calls>\n</answer>``.
+
+The model writes the think block itself (none when the request does not think) and wraps
+the whole answer, its tool block included, in ``<answer>`` … ``</answer>``; every call goes
+into one ``<tool_calls>`` array. The wrapper's newlines are layout, so an answer of newlines
+alone, or newlines alone after the block, do not read back.
+"""
+
+from __future__ import annotations
+
+from ..responses import Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
+from .json_blocks import envelope_array
+
+
+class HunyuanA13BRenderer(Renderer):
+    dialect = "hunyuan_a13b"
+    supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        text = ""
+        if response.reasoning is not None:
+            text = "<think>" + response.reasoning + "</think>\n"
+        calls = ""
+        if response.calls:
+            calls = "<tool_calls>" + envelope_array(response.calls) + "</tool_calls>"
+        answer = response.content + calls + response.content_tail
+        return text + "<answer>\n" + answer + "\n</answer>"
+
+    def carries(self, response: Response) -> bool:
+        """Newlines alone as the answer, or after the block, are the wrapper's layout."""
+        answer = response.content + response.content_tail
+        tail = response.content_tail
+        return (answer.strip("\n") != "" or answer == "") and (tail.strip("\n") != "" or not tail)
+
+
+register(HunyuanA13BRenderer())

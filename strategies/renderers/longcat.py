@@ -1,0 +1,21 @@
+"""LongCat-Flash: ``<longcat_tool_call>\n{"name", "arguments"}\n</longcat_tool_call>`` per call."""
+
+from __future__ import annotations
+
+from ..responses import Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
+from .json_blocks import blocks
+
+
+class LongcatRenderer(Renderer):
+    dialect = "longcat"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = blocks(
+            response.calls, "<longcat_tool_call>\n", "\n</longcat_tool_call>", "arguments"
+        )
+        return response.content + calls + response.content_tail
+
+
+register(LongcatRenderer())

@@ -1,0 +1,54 @@
+"""Pythonic call lists: ``pythonic`` (Llama 3.2, ToolACE), ``llama4_pythonic``, ``lfm2``.
+
+``render("pythonic", Response(content="Hi ", calls=(Call("f", {"a": 1}),)))`` →
+``'Hi [f(a=1)]'``. All calls of a response are one list; ``llama4_pythonic`` wraps it in
+``<|python_start|>`` … ``<|python_end|>``, ``lfm2`` in ``<|tool_call_start|>`` …
+``<|tool_call_end|>``. A value that holds the close tag is refused: the dedicated token
+ends the block wherever it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..responses import Call, Response
+from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
+from .python_calls import call_literal, holds
+
+
+class PythonicRenderer(Renderer):
+    dialect = "pythonic"
+    supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+    #: The markers around the list ("" for a bare list).
+    open_tag: ClassVar[str] = ""
+    close_tag: ClassVar[str] = ""
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        calls = ""
+        if response.calls:
+            listed = ", ".join(call_literal(call) for call in response.calls)
+            calls = f"{self.open_tag}[{listed}]{self.close_tag}"
+        return response.content + calls + response.content_tail
+
+    def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
+        if self.close_tag and holds(dict(call.arguments), self.close_tag):
+            return None
+        return call
+
+
+class Llama4PythonicRenderer(PythonicRenderer):
+    dialect = "llama4_pythonic"
+    open_tag = "<|python_start|>"
+    close_tag = "<|python_end|>"
+
+
+class Lfm2Renderer(PythonicRenderer):
+    dialect = "lfm2"
+    open_tag = "<|tool_call_start|>"
+    close_tag = "<|tool_call_end|>"
+
+
+register(PythonicRenderer())
+register(Llama4PythonicRenderer())
+register(Lfm2Renderer())

@@ -95,6 +95,7 @@ BINDINGS: dict[str, Binding] = {
     "lfm2": Binding("lfm2"),
     "gemma4": Binding("gemma4", "gemma4"),
     "kimi_vl": Binding(None, "kimi"),
+    "nemotron3": Binding("qwen3_coder", "nemotron_3"),
 }
 
 

@@ -103,6 +103,8 @@ BINDINGS: dict[str, Binding] = {
     "functiongemma": Binding("functiongemma", None, "llama3.1"),
     "gemma4": Binding("gemma4", "gemma4"),
     "holo2": Binding(None, "holo2"),
+    # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
+    "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"

@@ -101,5 +101,12 @@ class Qwen35Renderer(Qwen3CoderRenderer):
         return reasoning + super().render(response)
 
 
+class Nemotron3Renderer(Qwen35Renderer):
+    """NVIDIA Nemotron 3 writes Qwen3.5's text (its template opens ``<think>`` too)."""
+
+    dialect = "nemotron3"
+
+
 register(Qwen3CoderRenderer())
 register(Qwen35Renderer())
+register(Nemotron3Renderer())

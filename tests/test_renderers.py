@@ -162,7 +162,7 @@ def test_newlines_alone_between_blocks_are_their_separator_not_an_answer(dialect
     )
 
 
-@pytest.mark.parametrize("dialect", ["mistral", "gpt_oss"])
+@pytest.mark.parametrize("dialect", ["mistral", "gpt_oss", "ds2api"])
 def test_every_layout_variant_is_drawn_and_parses_alike(dialect: str) -> None:
     response = tc.Response(
         content="Hi",
@@ -188,3 +188,23 @@ def test_every_layout_variant_is_drawn_and_parses_alike(dialect: str) -> None:
 def test_an_unknown_variant_is_refused_with_the_known_ones() -> None:
     with pytest.raises(InvalidArgument, match="variant='v7' is not a layout of 'mistral'; its"):
         tc.render("mistral", tc.Response(), "v7")
+
+
+CALL_DIALECTS = [d for d in tc.renderer_names() if "calls" in tc.get_renderer(d).supports]
+
+
+@pytest.mark.parametrize("dialect", CALL_DIALECTS)
+def test_a_block_stands_between_any_two_pieces_of_text(dialect: str) -> None:
+    """What the fuzzer splices into an output: each layout's block parses to its calls
+    wherever it stands, between prose and next to another block."""
+    renderer = tc.get_renderer(dialect)
+    calls = (tc.Call("f", {"text": "Paris"}),)
+    for variant in renderer.variants or (None,):
+        block = renderer.block(calls, variant)
+        parsed = parse(dialect, f"Hello {block}\nthen {block}{block} done", Request())
+        assert parsed.calls == [("f", {"text": "Paris"})] * 3, variant
+
+
+def test_a_dialect_without_calls_has_no_block() -> None:
+    with pytest.raises(InvalidArgument, match="'deepseek_r1' has no tool calls to write"):
+        tc.get_renderer("deepseek_r1").block((tc.Call("f", {}),))

@@ -52,6 +52,7 @@ def _invoke(call: Call) -> str:
 
 class DeepSeekV4Renderer(Renderer):
     dialect = "deepseek_v4"
+    grammar = "dsml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
@@ -73,7 +74,7 @@ class DeepSeekV4Renderer(Renderer):
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""
         return Request(tools=tools, thinking=response.reasoning is not None)
 
-    def block(self, calls: Sequence[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block, blank line first ("" for none)."""
         if not calls:
             return ""

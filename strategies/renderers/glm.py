@@ -15,7 +15,7 @@ block is the answer), so reasoning never goes on after a block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..responses import Call, Response
@@ -37,6 +37,7 @@ VALUE_END_TAGS = ("</arg_value>", "<arg_key>", "</tool_call>")
 
 class Glm47Renderer(Renderer):
     dialect = "glm47"
+    grammar = "xml"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: What the model writes to open reasoning ("": the template already did).
     reasoning_open: ClassVar[str] = ""
@@ -48,14 +49,14 @@ class Glm47Renderer(Renderer):
         if response.reasoning is not None:
             reasoning = self.reasoning_open + response.reasoning
             # A tool call ends reasoning by itself; otherwise the model closes it.
-            reasoning += self.blocks(response.reasoning_calls) or "</think>"
-        return reasoning + response.content + self.blocks(response.calls) + response.content_tail
+            reasoning += self.block(response.reasoning_calls) or "</think>"
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
-    def blocks(self, calls: Iterable[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """One block per call."""
-        return self.line_break.join(self._block(call) for call in calls)
+        return self.line_break.join(self._call_block(call) for call in calls)
 
-    def _block(self, call: Call) -> str:
+    def _call_block(self, call: Call) -> str:
         n = self.line_break
         arguments = "".join(
             f"<arg_key>{key}</arg_key>{n}<arg_value>{value_text(value)}</arg_value>{n}"

@@ -6,6 +6,8 @@ itself) and may call tools while reasoning; Qwen2.5 has no reasoning.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..responses import Call, Response
 from . import (
     CALLS,
@@ -20,19 +22,19 @@ from . import (
 from .json_blocks import blocks
 
 
-def _hermes_blocks(calls: tuple[Call, ...]) -> str:
-    return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
-
-
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + _hermes_blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
-class Qwen3Renderer(Renderer):
+class Qwen3Renderer(Qwen25Renderer):
     dialect = "qwen3"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
@@ -44,11 +46,11 @@ class Qwen3Renderer(Renderer):
             reasoning = (
                 "<think>"
                 + response.reasoning
-                + _hermes_blocks(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + "</think>"
             )
-        return reasoning + response.content + _hermes_blocks(response.calls) + response.content_tail
+        return reasoning + super().render(response)
 
 
 register(Qwen25Renderer())

@@ -54,18 +54,22 @@ def block(calls: Sequence[Call]) -> str:
 
 class MiniMaxM2Renderer(Renderer):
     dialect = "minimax_m2"
+    grammar = "xml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return block(calls)
+
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = (
             (response.reasoning or "")
-            + block(response.reasoning_calls)
+            + self.block(response.reasoning_calls)
             + response.reasoning_tail
             + "</think>"
         )
-        return reasoning + response.content + block(response.calls) + response.content_tail
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         return fit_typed_call(

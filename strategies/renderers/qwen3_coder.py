@@ -16,7 +16,7 @@ call tools in it (reasoning goes on after the block), and closes it with ``</thi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..responses import Call, Response
@@ -55,10 +55,14 @@ def _without_trailing_carriage_return(value: str) -> str | None:
 
 class Qwen3CoderRenderer(Renderer):
     dialect = "qwen3_coder"
+    grammar = "xml"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls)
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         return fit_typed_call(
@@ -80,7 +84,7 @@ class Qwen35Renderer(Qwen3CoderRenderer):
         if response.reasoning is not None:
             reasoning = (
                 response.reasoning
-                + blocks(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + "</think>"
             )

@@ -5,6 +5,10 @@ dialects it applies to (a policy per dialect: ``ds2api`` returns unknown names, 
 filtering check does not apply to it). A check looks at one *run* — a case fed to the parser
 under one chunking — with the case's expectations and, where it needs an oracle, the
 reference parser's run on the same chunks.
+
+The ``fuzz`` tier holds the checks only the fuzzer runs: properties any input must have when
+there is no expected result to compare with (nothing invented, nothing half-swallowed).
+Certification reports list the other tiers (``CERTIFIED``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ CRASH = "crash"
 CONTRACT = "contract"
 #: The adapter's output was larger than the run's output limit.
 LIMIT = "limit"
+#: The tier of the checks only the fuzzer runs.
+FUZZ_TIER = "fuzz"
 
 
 @dataclass(frozen=True)
@@ -103,9 +109,20 @@ CATALOGUE: tuple[Check, ...] = (
           "000 与 token 边界对齐的标签前缀",
           "The result survives splits that cut tags where no tokenizer does (informative).",
           tier=ROBUSTNESS_TIER),
+    Check("fuzz.no-invented-text", MUST, "no text invented", "000 实现不变量",
+          "Content and reasoning are subsequences of the model output.", tier=FUZZ_TIER),
+    Check("fuzz.no-invented-call", MUST, "no call invented", "000 实现不变量",
+          "Every call's name occurs in the model output (literally, or spelt with JSON "
+          "escapes or character references).", tier=FUZZ_TIER),
+    Check("fuzz.no-half-swallow", MUST, "never half-swallowed", "003 流式筛 (never half-swallow)",
+          "An output that yields no call comes back whole as content: a malformed wrapper is "
+          "released, never partly eaten (dialects that release malformed blocks).",
+          tier=FUZZ_TIER),
 )  # fmt: skip
 
 BY_ID = {check.id: check for check in CATALOGUE}
+#: The checks a certification runs and its report lists.
+CERTIFIED = tuple(check for check in CATALOGUE if check.tier != FUZZ_TIER)
 RUN_OUTCOME_CHECK = {
     ERROR: "run.no-error",
     TIMEOUT: "run.no-timeout",
@@ -169,16 +186,14 @@ def verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
     assert result is not None
     out.update(_result_checks(result, context.expectations))
     if run.complete is not None:
-        out["result.complete-parse"] = _same(result, run.complete, "complete parse")
+        out["result.complete-parse"] = same_result(result, run.complete, "complete parse")
     whole = context.whole
     if whole is not None and whole is not run and whole.outcome == OK and whole.result:
-        out["result.chunking-invariant"] = _same(result, whole.result, "whole-response result")
+        out["result.chunking-invariant"] = same_result(
+            result, whole.result, "whole-response result"
+        )
     events = [event for chunk in run.chunk_events for event in chunk]
-    out["calls.identity-first"] = _identity_first(events)
-    out["calls.name-once"] = _name_once(events)
-    out["calls.dense-indices"] = _dense(events)
-    if context.dialect.filters_unknown_names:
-        out["calls.unknown-filtered"] = _filtered(result, context.allowed_names)
+    out.update(call_verdicts(events, result, context.dialect, context.allowed_names))
     if context.case.kind == "valid":
         out["calls.arguments-object"] = _arguments_objects(result)
     out["text.no-protocol-leak"] = _leak(result, context)
@@ -186,6 +201,39 @@ def verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
     if context.oracle is not None and out["result.content"] is None:
         out["stream.progressive"] = _progressive(run, context)
     return out
+
+
+def call_verdicts(
+    events: Sequence[Event],
+    result: FinalResult,
+    dialect: Dialect,
+    allowed_names: frozenset[str] | None,
+) -> dict[str, str | None]:
+    """The call checks that judge a run by itself, with no expected result: identity first,
+    name once, dense indices, unknown names filtered (where the dialect filters). The fuzzer
+    runs them on every execution."""
+    out = {
+        "calls.identity-first": _identity_first(events),
+        "calls.name-once": _name_once(events),
+        "calls.dense-indices": _dense(events),
+    }
+    if dialect.filters_unknown_names:
+        out["calls.unknown-filtered"] = _filtered(result, allowed_names)
+    return out
+
+
+def same_result(result: FinalResult, other: FinalResult, what: str) -> str | None:
+    """Why ``result`` differs from ``other`` (arguments as JSON, key order and duplicates
+    counting), or ``None`` when they are the same: the judgement of
+    ``result.complete-parse`` and ``result.chunking-invariant``."""
+    problems = differences(Expectation.from_result(other), result)
+    return f"differs from the {what}: " + "; ".join(problems) if problems else None
+
+
+def leak_tags(dialect: Dialect) -> list[str]:
+    """The protocol tags ``text.no-protocol-leak`` looks for: at least two visible
+    characters (a one-character tag is ordinary text too)."""
+    return [tag for tag in dialect.protocol_tags() if len(tag.strip()) >= 2]
 
 
 def _best_expectation(result: FinalResult, expectations: Sequence[Expectation]) -> Expectation:
@@ -213,11 +261,6 @@ def _result_checks(
         "result.reasoning": reasoning,
         "result.calls": "; ".join(calls) if calls else None,
     }
-
-
-def _same(result: FinalResult, other: FinalResult, what: str) -> str | None:
-    problems = differences(Expectation.from_result(other), result)
-    return f"differs from the {what}: " + "; ".join(problems) if problems else None
 
 
 def _identity_first(events: Sequence[Event]) -> str | None:
@@ -274,7 +317,7 @@ def _arguments_objects(result: FinalResult) -> str | None:
 
 
 def _leak(result: FinalResult, context: CaseContext) -> str | None:
-    tags = [tag for tag in context.dialect.protocol_tags() if len(tag.strip()) >= 2]
+    tags = leak_tags(context.dialect)
     if not tags:
         return None
     expectation = _best_expectation(result, context.expectations)

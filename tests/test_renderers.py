@@ -190,6 +190,17 @@ def test_an_unknown_variant_is_refused_with_the_known_ones() -> None:
         tc.render("mistral", tc.Response(), "v7")
 
 
+@pytest.mark.parametrize("dialect", XML_DIALECTS)
+@pytest.mark.parametrize("arguments", [{"text": 3}, {"undeclared": 3}, {"either": [1]}])
+def test_xml_formats_refuse_values_their_schema_does_not_type(
+    dialect: str, arguments: dict
+) -> None:
+    """A value of a type the parameter does not allow, or of a parameter the tool does not
+    declare, is read back as its text."""
+    assert arguments_read_back(dialect, arguments) != arguments
+    assert tc.get_renderer(dialect).fit_call(tc.Call("f", arguments), TYPED) is None
+
+
 CALL_DIALECTS = [d for d in tc.renderer_names() if "calls" in tc.get_renderer(d).supports]
 
 

@@ -202,6 +202,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
         seed=args.seed,
         log=workdir / "libfuzzer.log",
     )
+    fuzz_run.judge = lambda data: target.fails(data, fuzz_run.timeout)
     with console.status("starting libFuzzer") as status:
         return fuzz_run.run(lambda p: status.update(_status(p, args.seconds)))
 

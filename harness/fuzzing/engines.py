@@ -5,6 +5,11 @@ Both engines leave their findings the same way — one file per failing input, n
 artifact folder — so triage does not care which engine found what. Progress comes back as
 ``Progress`` records: libFuzzer's status lines are parsed; the Hypothesis engine reports its
 own counts (it has no coverage figure).
+
+Inside the fuzzing loop only a sample of the inputs meets the expensive oracles
+(``Target.test_one_input``). The inputs worth more are judged by all of them
+(``Target.judge``): the seeds and, under libFuzzer, every input it keeps for new coverage —
+read from the work corpus as libFuzzer writes it, by this process, uninstrumented.
 """
 
 from __future__ import annotations
@@ -103,6 +108,9 @@ class LibFuzzerRun:
     timeout: int = 30
     max_len: int = 4096
     log: Path | None = None
+    #: Judges an input by every oracle: ``True`` when it fails. libFuzzer's seeds and each
+    #: input it keeps for new coverage are judged so, in this process, as they appear.
+    judge: Callable[[bytes], bool] | None = None
 
     def command(self) -> list[str]:
         options = [
@@ -132,8 +140,9 @@ class LibFuzzerRun:
         environment["PATH"] = bin_dir + os.pathsep + environment.get("PATH", "")
         progress = Progress()
         started = time.monotonic()
-        cpu_before = _children_cpu()
+        cpu_before = _children_cpu() + time.process_time()
         before = set(findings_in(self.artifacts))
+        judged: set[str] = set()
         log = self.log.open("w", encoding="utf-8", buffering=1) if self.log else None
         with subprocess.Popen(
             [sys.executable, *self.command()],
@@ -148,16 +157,39 @@ class LibFuzzerRun:
                 if log:
                     log.write(line)
                 progress.seconds = time.monotonic() - started
-                if parse_status(line, progress) or "Test unit written" in line:
+                status = parse_status(line, progress)
+                if status and self._judge_new(judged) and not (self.keep_going or self.jobs > 1):
+                    process.terminate()  # a failure stops a plain run, as libFuzzer's own do
+                if status or "Test unit written" in line:
                     progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
                     on_progress(progress)
             code = process.wait()
         if log:
             log.close()
         progress.seconds = time.monotonic() - started
-        progress.cpu_seconds = _children_cpu() - cpu_before
+        progress.cpu_seconds = _children_cpu() + time.process_time() - cpu_before
         progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
         return progress, code
+
+    def _judge_new(self, judged: set[str]) -> bool:
+        """Judge the seeds and corpus inputs not judged yet; True when one failed (it is
+        then written as a finding)."""
+        if self.judge is None:
+            return False
+        failed = False
+        for folder in (self.seeds, self.corpus):
+            for entry in os.scandir(folder):
+                if entry.name in judged:
+                    continue
+                judged.add(entry.name)
+                try:
+                    data = Path(entry.path).read_bytes()
+                except FileNotFoundError:  # replaced by a smaller input meanwhile
+                    continue
+                if self.judge(data):
+                    write_finding(self.artifacts, data)
+                    failed = True
+        return failed
 
 
 def _children_cpu() -> float:
@@ -193,7 +225,9 @@ def run_hypothesis(
     seed inputs are replayed first. Every failing input is written as a finding file and
     counts when ``keep(path)`` says it is a new failure (``findings.Findings.add``; every
     one without ``keep``); the run goes on after one, unless ``stop_after`` findings are in.
-    No coverage guidance: this is the fallback engine.
+    The seeds are judged by every oracle, the generated inputs as the fuzzing loop judges
+    them (the expensive oracles on a sample). No coverage guidance: this is the fallback
+    engine.
     """
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
@@ -203,15 +237,23 @@ def run_hypothesis(
     started = time.monotonic()
     cpu_started = time.process_time()
     failed: set[bytes] = set()
+    # Hypothesis draws mostly a few bytes; half the inputs are of any length up to
+    # ``max_size`` instead, so that long outputs are reached too (repetitions the
+    # linear-time oracle can time, tag shells longer than a parser's bounds).
+    any_length = st.integers(0, max_size).flatmap(lambda n: st.binary(min_size=n, max_size=n))
+    inputs = st.binary(max_size=max_size) | any_length
 
     def running() -> bool:
         done = stop_after is not None and len(progress.findings) >= stop_after
         return not done and time.monotonic() - started < seconds
 
-    def one(data: bytes) -> None:
+    def one(data: bytes, thorough: bool = False) -> None:
         progress.execs += 1
         try:
-            target.test_one_input(data)
+            if thorough:
+                target.judge(data)
+            else:
+                target.test_one_input(data)
         except Finding:
             if data not in failed:
                 failed.add(data)
@@ -220,7 +262,7 @@ def run_hypothesis(
                     progress.findings.append(path)
 
     for data in seeds:
-        one(data)
+        one(data, thorough=True)
     round_number = 0
     while running():
 
@@ -233,7 +275,7 @@ def run_hypothesis(
             suppress_health_check=list(HealthCheck),
             derandomize=False,
         )
-        @given(st.binary(max_size=max_size))
+        @given(inputs)
         def fuzz(data: bytes) -> None:
             if running():
                 one(data)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,22 +31,15 @@ import yaml
 
 from ...reference import Request, get_dialect
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
+from ..checks import BY_ID
+from ..execution import FeedTimeout, feed_limit
+from ..scaling import NOISE_FLOOR, Scaling, max_ratio
 from .decoding import FuzzInput, tool_objects
-from .oracles import (
-    MAX_COST_GROWTH,
-    MIN_JUDGED_SECONDS,
-    ORACLES,
-    SCALE,
-    Finding,
-    check,
-    cost,
-)
+from .oracles import SCALE, Finding, check, cost, every_boundary
 from .target import Target
 
 #: A replay that runs longer than this is a hang.
 REPLAY_SECONDS = 60
-#: Allowed growth of time for the 8× size of a pathological case (the corpus' convention).
-PATHOLOGICAL_MAX_RATIO = 24.0
 PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
 #: super-linear term shows clearly above the linear work.
@@ -72,21 +64,17 @@ def finding_id(target: str, data: bytes) -> str:
 
 
 @contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise Finding("run.no-timeout", f"the input ran longer than {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+def _replay_limit() -> Iterator[None]:
+    """A replay longer than ``REPLAY_SECONDS`` is a ``run.no-timeout`` finding."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        with feed_limit(REPLAY_SECONDS):
+            yield
+    except FeedTimeout:
+        raise Finding("run.no-timeout", f"the input ran longer than {REPLAY_SECONDS} s") from None
 
 
 def replay(target: Target, data: bytes) -> Finding | None:
-    """The oracle failure ``data`` causes, or ``None`` when it passes now.
+    """The oracle failure ``data`` causes under every oracle, or ``None`` when it passes now.
 
     An input the linear-time oracle judges is tried again with longer repetitions: a cost
     that grew too fast under the fuzzer's instrumentation may need more length to show
@@ -94,22 +82,25 @@ def replay(target: Target, data: bytes) -> Finding | None:
     scales = (SCALE, 2 * SCALE, 4 * SCALE) if target.decode(data).scalable else (SCALE,)
     for scale in scales:
         try:
-            with _time_limit(REPLAY_SECONDS):
-                target.test_one_input(data, scale)
+            with _replay_limit():
+                target.judge(data, scale)
         except Finding as finding:
             return finding
     return None
 
 
-def failure_of(target: Target, fuzz_input: FuzzInput, *, linear: bool = False) -> Finding | None:
-    """The oracle failure of ``fuzz_input`` (the linear-time one alone with ``linear``)."""
+def failure_of(
+    target: Target, fuzz_input: FuzzInput, *, linear: bool = False, thorough: bool = True
+) -> Finding | None:
+    """The oracle failure of ``fuzz_input`` (the linear-time one alone with ``linear``; the
+    cheap ones alone without ``thorough``: what its own chunking shows)."""
     policy = target.policy(fuzz_input.dialect)
     try:
-        with _time_limit(REPLAY_SECONDS):
+        with _replay_limit():
             if linear:
                 _linear_failure(target, fuzz_input)
             else:
-                check(fuzz_input, target.subject, policy)
+                check(fuzz_input, target.adapter, policy, thorough=thorough)
     except Finding as finding:
         return finding
     return None
@@ -122,10 +113,9 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
         return
     grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
     growth = len(grown.text) / max(1, len(fuzz_input.text))
-    small = max(cost(fuzz_input, target.subject, 3), 1e-4)
-    large = cost(grown, target.subject, 3)
-    if large >= MIN_JUDGED_SECONDS and large > MAX_COST_GROWTH * growth * small:
-        raise Finding("perf.linear", f"{growth:.1f}× the text cost {large / small:.1f}× the time")
+    scaling = Scaling(cost(fuzz_input, target.adapter, 3), cost(grown, target.adapter, 3), growth)
+    if scaling.superlinear(floor=NOISE_FLOOR):
+        raise Finding("perf.linear", scaling.describe())
 
 
 def _grown_piece(fuzz_input: FuzzInput) -> int | None:
@@ -171,9 +161,11 @@ def minimise(
     def fails(candidate: FuzzInput) -> bool:
         if time.monotonic() > deadline:
             return False
-        finding = failure_of(target, candidate)
+        finding = failure_of(target, candidate, thorough=False)
         return finding is not None and finding.check == check_id
 
+    if not fails(plain):  # only the input cut at every boundary shows it: start from there
+        plain = replace(plain, chunks=every_boundary(plain, target.policy(plain.dialect)))
     return _minimise_chunks(plain, fails)
 
 
@@ -246,7 +238,7 @@ def _minimise_pieces(
     index = len(items) - 1
     while index >= 0 and time.monotonic() < deadline:
         trial = items[:index] + items[index + 1 :]
-        finding = failure_of(target, build(trial))
+        finding = failure_of(target, build(trial), thorough=False)
         if finding is not None and finding.check == check_id:
             items = trial
         index -= 1
@@ -304,7 +296,7 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
             "placeholder": PLACEHOLDER,
             "unit": unit,
             "sizes": [copies, copies * SCALE],
-            "max_ratio": PATHOLOGICAL_MAX_RATIO,
+            "max_ratio": max_ratio(SCALE),
         }
     header = [
         f"Fuzz finding {triaged.finding_id}: {triaged.check} failed:",
@@ -320,7 +312,7 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
         "description": f"Fuzz finding {triaged.finding_id}: {triaged.check}",
         "level": "must" if kind == "valid" else "should",
         "features": ["fuzz", triaged.check.replace(".", "-")],
-        "source": f"seed {ORACLES.get(triaged.check, '000')}",
+        "source": f"seed {BY_ID[triaged.check].seed}",
         "provenance": {"origin": "fuzz", "reference": triaged.finding_id},
     }
     request = _readable_request(minimal.request)
@@ -424,7 +416,7 @@ def triage(target: Target, data: bytes, *, seconds: float = 120.0) -> Triaged | 
         return None
     original = target.decode(data)
     minimal = minimise(target, original, finding.check, seconds=seconds)
-    again = failure_of(target, minimal, linear=finding.check == "perf.linear")
+    again = failure_of(target, minimal, linear=finding.check == "perf.linear", thorough=False)
     message = again.message if again is not None and again.check == finding.check else ""
     return Triaged(
         finding_id(target.name, data),

@@ -57,7 +57,8 @@ class QuadraticResponseParser(ResponseParser):
     def stream_chunk(self, text, token_ids=(), *, final=False):  # type: ignore[no-untyped-def]
         self._seen += text
         for _ in text:
-            self._seen.count("<")  # the planted bug
+            for _ in self._seen[::8]:  # the planted bug
+                pass
         return super().stream_chunk(text, token_ids, final=final)
 
 

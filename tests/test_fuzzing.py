@@ -23,7 +23,12 @@ from toolconform.harness.fuzzing.artifacts import (
     seed_inputs,
     write_seeds,
 )
-from toolconform.harness.fuzzing.decoding import NO_TOOLS_FIELD, FuzzInput
+from toolconform.harness.fuzzing.decoding import (
+    MAX_CHUNKS,
+    NO_TOOLS_FIELD,
+    FuzzInput,
+    prefix_points,
+)
 from toolconform.harness.fuzzing.engines import (
     LibFuzzerRun,
     Progress,
@@ -115,6 +120,24 @@ def test_decoding_is_a_function_of_the_bytes_and_cuts_where_it_says(name):
             allowed = set(tag_aligned_boundaries(first.text, protocol))
             cuts = [sum(map(len, first.chunks[:k])) for k in range(1, len(first.chunks))]
             assert set(cuts) <= allowed
+
+
+@pytest.mark.parametrize("name", ["json", "xml", "ds2api"])
+def test_every_execution_is_cut_into_few_chunks(name):
+    """The input's own chunking stays cheap; every boundary at once is an expensive oracle."""
+    target = build_target(name)
+    inputs = [target.decode(d) for d in random_inputs(300, seed=4, size=2000)]
+    assert max(len(i.chunks) for i in inputs) <= MAX_CHUNKS
+    assert max(len(i.text) for i in inputs) > 4 * MAX_CHUNKS  # long enough to matter
+
+
+def test_prefix_points_are_where_a_parser_holds_text_back():
+    protocol = get_dialect(fuzz_planted.PLANTED).protocol_tags()
+    text = "Hi <tool_call>x</tool_call> <tool"
+    allowed = tag_aligned_boundaries(text, protocol)
+    points = prefix_points(text, protocol, allowed)
+    assert {3, 4, 8, 13, 14, 15, 17, 21, 26, 27, 28, 29} <= set(points) <= set(allowed)
+    assert 5 not in points  # inside "<tool", after no declared prefix
 
 
 def test_scaling_multiplies_only_the_repetitions():
@@ -440,7 +463,7 @@ def test_planted_quadratic_parser_is_found_by_the_sampled_linear_time_oracle(tmp
     and the fuzzing loop runs it on a sample of the inputs. Still found within the smoke
     budget; the cheap oracles alone pass the same input."""
     target = planted_target(fuzz_planted.QUADRATIC)
-    found = run_hypothesis(target, 20, tmp_path / "bug", lambda p: None, stop_after=1)
+    found = run_hypothesis(target, 30, tmp_path / "bug", lambda p: None, stop_after=1)
     assert found.findings, f"not found in {found.execs} inputs"
     data = found.findings[0].read_bytes()
     fuzz_input = target.decode(data)
@@ -479,12 +502,13 @@ def test_libfuzzer_inputs_kept_for_coverage_are_judged_by_every_oracle(tmp_path)
         folder.mkdir()
     (run.seeds / "a").write_bytes(b"good")
     judged: set[str] = set()
-    assert not run._judge_new(judged)
+    progress = Progress()
+    assert not run._judge_new(judged, progress)
     (run.corpus / "b").write_bytes(b"bad")
-    assert run._judge_new(judged)
+    assert run._judge_new(judged, progress)
     assert findings_in(run.artifacts)[0].read_bytes() == b"bad"
-    assert not run._judge_new(judged)  # each input once
-    assert judged == {"a", "b"}
+    assert not run._judge_new(judged, progress)  # each input once
+    assert judged == {"a", "b"} and progress.thorough == 2
 
 
 def test_a_finding_only_every_boundary_shows_is_minimised_from_that_chunking():
@@ -497,6 +521,34 @@ def test_a_finding_only_every_boundary_shows_is_minimised_from_that_chunking():
     assert len(minimal.chunks) > 1
     again = failure_of(target, minimal, thorough=False)
     assert again is not None and again.check == finding.check
+
+
+def test_planted_quadratic_parser_is_found_by_libfuzzer_and_the_coverage_judge(
+    tmp_path, monkeypatch
+):
+    """Under libFuzzer the expensive oracles judge the sample and every input kept for new
+    coverage (in this process): the quadratic parser is found, and the plain run stops."""
+    pytest.importorskip("atheris")
+    monkeypatch.setenv("TOOLCONFORM_FUZZ_ADAPTER", "tests.fuzz_planted:factory")
+    monkeypatch.setenv("TOOLCONFORM_FUZZ_DIALECTS", fuzz_planted.QUADRATIC)
+    monkeypatch.setenv("PYTHONPATH", str(REPOSITORY))
+    target = planted_target(fuzz_planted.QUADRATIC)
+    (tmp_path / "dict").write_text(dictionary_text(target))
+    run = LibFuzzerRun(
+        script=REPOSITORY / "fuzz" / "fuzz_adapter.py",
+        seconds=60,
+        artifacts=tmp_path / "artifacts",
+        corpus=tmp_path / "corpus",
+        seeds=tmp_path / "seeds",
+        dictionary=tmp_path / "dict",
+        seed=1,
+        judge=lambda data: target.fails(data, 30),
+    )
+    progress, code = run.run(lambda p: None)
+    assert progress.findings, f"not found in {progress.execs} inputs"
+    assert code != 0  # the plain run stopped at its first finding, not at its time limit
+    finding = replay(target, progress.findings[0].read_bytes())
+    assert finding is not None and finding.check == "perf.linear"
 
 
 def test_triage_minimises_a_planted_finding_into_a_corpus_case(tmp_path):

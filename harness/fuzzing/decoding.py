@@ -409,11 +409,16 @@ def _chunking(
         return [text]
     if style == PREFIX_POINTS:
         points = prefix_points(text, protocol, boundaries)
-        return cut(text, points[:: -(-len(points) // (MAX_CHUNKS - 1)) or 1])
+        return cut(text, points[:: _step(len(points), MAX_CHUNKS - 1)])
     if style == STRIDE:
-        stride = max(stride, -(-len(boundaries) // MAX_CHUNKS))
+        stride = max(stride, _step(len(boundaries), MAX_CHUNKS - 1))
         return cut(text, boundaries[stride - 1 :: stride])
     return cut(text, sorted({boundaries[s % len(boundaries)] for s in selectors}))
+
+
+def _step(count: int, most: int) -> int:
+    """The smallest step that keeps at most ``most`` of ``count`` items (at least 1)."""
+    return max(1, -(-count // most))
 
 
 def prefix_points(

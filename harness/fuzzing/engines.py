@@ -62,6 +62,11 @@ class Progress:
     #: CPU time the fuzzing used (the fuzzer's processes, or this one): on a shared
     #: machine, executions per CPU-second say more than per wall-clock second.
     cpu_seconds: float = 0.0
+    #: Inputs judged by every oracle besides the fuzzing loop's sample — the seeds and
+    #: libFuzzer's new-coverage inputs — and the CPU seconds that took (part of
+    #: ``cpu_seconds``; under libFuzzer, spent in this process beside the fuzzer's).
+    thorough: int = 0
+    thorough_seconds: float = 0.0
     findings: list[Path] = field(default_factory=list)
 
 
@@ -158,7 +163,11 @@ class LibFuzzerRun:
                     log.write(line)
                 progress.seconds = time.monotonic() - started
                 status = parse_status(line, progress)
-                if status and self._judge_new(judged) and not (self.keep_going or self.jobs > 1):
+                if (
+                    status
+                    and self._judge_new(judged, progress)
+                    and not (self.keep_going or self.jobs > 1)
+                ):
                     process.terminate()  # a failure stops a plain run, as libFuzzer's own do
                 if status or "Test unit written" in line:
                     progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
@@ -171,7 +180,7 @@ class LibFuzzerRun:
         progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
         return progress, code
 
-    def _judge_new(self, judged: set[str]) -> bool:
+    def _judge_new(self, judged: set[str], progress: Progress) -> bool:
         """Judge the seeds and corpus inputs not judged yet; True when one failed (it is
         then written as a finding)."""
         if self.judge is None:
@@ -186,9 +195,12 @@ class LibFuzzerRun:
                     data = Path(entry.path).read_bytes()
                 except FileNotFoundError:  # replaced by a smaller input meanwhile
                     continue
+                started = time.process_time()
                 if self.judge(data):
                     write_finding(self.artifacts, data)
                     failed = True
+                progress.thorough += 1
+                progress.thorough_seconds += time.process_time() - started
         return failed
 
 
@@ -249,6 +261,7 @@ def run_hypothesis(
 
     def one(data: bytes, thorough: bool = False) -> None:
         progress.execs += 1
+        started = time.process_time()
         try:
             if thorough:
                 target.judge(data)
@@ -260,6 +273,10 @@ def run_hypothesis(
                 path = write_finding(artifacts, data)
                 if keep is None or keep(path):
                     progress.findings.append(path)
+        finally:
+            if thorough:
+                progress.thorough += 1
+                progress.thorough_seconds += time.process_time() - started
 
     for data in seeds:
         one(data, thorough=True)

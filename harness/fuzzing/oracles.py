@@ -23,21 +23,23 @@ complete parse):
 The expensive oracles (``thorough``) cost several runs each: the input streamed at every one
 of its boundaries at once (the chunking that exercises every held tag prefix), and
 ``perf.linear``, the input re-decoded with its repetitions longer, which must cost no more
-than linear work may (``harness.scaling``).
+than linear work may (``harness.scaling``). Time is measured as certify measures it: the
+text in chunks of about four characters (``timing_input``), so that work repeated with
+every chunk shows as it does in a server.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from html import unescape
 from typing import Any
 
-from ...reference import Dialect, Request
-from ...strategies.chunking import cut, tag_aligned_boundaries
+from ...reference import Dialect, Request, get_dialect
+from ...strategies.chunking import cut, fixed_size, tag_aligned_boundaries
 from ..adapters import Adapter, SessionSkipped
 from ..cases import ExpectedCall, call_differences
 from ..checks import BY_ID, call_verdicts, leak_tags, same_result
@@ -47,8 +49,10 @@ from . import runs
 from .decoding import FuzzInput
 from .families import RELEASE
 
-#: The linear-time oracle re-decodes with repetitions this many times longer.
-SCALE = 8
+#: The linear-time oracle re-decodes with repetitions this many times longer: enough for a
+#: term that grows with the square of the output to stand out of the linear work, from
+#: outputs of a few hundred characters.
+SCALE = 16
 #: A grown input must be at least this many times longer to be timed: a repetition that is
 #: a small part of the output says nothing about its growth.
 MIN_GROWTH = 4
@@ -98,14 +102,12 @@ def check(
     linear-time oracle, with ``k = scale``); without it that oracle is skipped.
     """
     dialect, request, text = fuzz_input.dialect, fuzz_input.request, fuzz_input.text
-    started = time.process_time()
     try:
         complete = _run("complete parse", lambda: runs.complete(adapter, dialect, request, text))
     except SessionSkipped:
         return  # the adapter knowingly does not support this request: nothing to judge
     chunks = fuzz_input.chunks
     streamed = _run("streamed run", lambda: runs.stream(adapter, dialect, request, chunks))
-    seconds = time.process_time() - started
     allowed = Request.from_openai(request).allowed_tool_names()
     if fuzz_input.aligned:
         _check_invariant(fuzz_input, adapter, streamed.result, complete, len(fuzz_input.chunks))
@@ -117,7 +119,7 @@ def check(
         return
     _check_every_boundary(fuzz_input, adapter, policy, complete, allowed)
     if rescale is not None and fuzz_input.scalable:
-        _check_linear(fuzz_input, seconds, adapter, rescale(scale))
+        _check_linear(fuzz_input, adapter, rescale(scale))
 
 
 def _run(what: str, action: Callable[[], Any]) -> Any:
@@ -270,18 +272,29 @@ def _check_every_boundary(
         _check_stream(streamed, policy, allowed)
 
 
-def _check_linear(
-    fuzz_input: FuzzInput, seconds: float, adapter: Adapter, grown: FuzzInput
-) -> None:
-    """One run of the grown input; a suspicious cost is measured again, best of three."""
+def _check_linear(fuzz_input: FuzzInput, adapter: Adapter, grown: FuzzInput) -> None:
+    """One timing of each size; a suspicious cost is measured again, best of three."""
     growth = len(grown.text) / max(1, len(fuzz_input.text))
     if growth < MIN_GROWTH:
         return
-    if not Scaling(seconds, cost(grown, adapter, repeat=1), growth).superlinear(floor=NOISE_FLOOR):
+    small, large = timing_input(fuzz_input), timing_input(grown)
+    if not Scaling(cost(small, adapter, 1), cost(large, adapter, 1), growth).superlinear(
+        floor=NOISE_FLOOR
+    ):
         return
-    scaling = Scaling(cost(fuzz_input, adapter, repeat=3), cost(grown, adapter, repeat=3), growth)
+    scaling = Scaling(cost(small, adapter, 3), cost(large, adapter, 3), growth)
     if scaling.superlinear(floor=NOISE_FLOOR):
         raise Finding("perf.linear", scaling.describe())
+
+
+def timing_input(fuzz_input: FuzzInput, pieces: Sequence[str] | None = None) -> FuzzInput:
+    """The input (or ``pieces`` in its place) in chunks of about four characters cut at
+    token-aligned boundaries, as certify times a pathological case."""
+    pieces = tuple(fuzz_input.pieces if pieces is None else pieces)
+    text = "".join(pieces) if pieces else fuzz_input.text
+    protocol = get_dialect(fuzz_input.dialect).protocol_tags()
+    chunks = fixed_size(text, 4, tag_aligned_boundaries(text, protocol)) if text else [""]
+    return replace(fuzz_input, chunks=tuple(chunks), pieces=pieces, clean=False, scalable=False)
 
 
 def cost(fuzz_input: FuzzInput, adapter: Adapter, repeat: int = 2) -> float:

@@ -30,12 +30,12 @@ from typing import Any
 import yaml
 
 from ...reference import Request, get_dialect
-from ...strategies.chunking import fixed_size, tag_aligned_boundaries
+from ...strategies.chunking import tag_aligned_boundaries
 from ..checks import BY_ID
 from ..execution import FeedTimeout, feed_limit
 from ..scaling import NOISE_FLOOR, Scaling, max_ratio
 from .decoding import FuzzInput, tool_objects
-from .oracles import SCALE, Finding, check, cost, every_boundary
+from .oracles import SCALE, Finding, check, cost, every_boundary, timing_input
 from .target import Target
 
 #: A replay that runs longer than this is a hang.
@@ -44,6 +44,8 @@ PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
 #: super-linear term shows clearly above the linear work.
 TRIAGE_SCALE = 4 * SCALE
+#: A triaged pathological case's sizes are this many times apart (the corpus' convention).
+CASE_GROWTH = 8
 
 
 @dataclass
@@ -129,22 +131,7 @@ def _with_repetition(fuzz_input: FuzzInput, index: int, scale: int) -> FuzzInput
     copies = len(fuzz_input.pieces[index]) // max(1, len(unit))
     pieces = list(fuzz_input.pieces)
     pieces[index] = unit * ((copies + 1) * scale - 1)
-    return _timing_input(fuzz_input, pieces)
-
-
-def _timing_input(fuzz_input: FuzzInput, pieces: list[str]) -> FuzzInput:
-    """An input of ``pieces`` in chunks of about four characters, as the executor times a
-    pathological case."""
-    text = "".join(pieces)
-    protocol = get_dialect(fuzz_input.dialect).protocol_tags()
-    chunks = fixed_size(text, 4, tag_aligned_boundaries(text, protocol)) if text else [""]
-    return replace(
-        fuzz_input,
-        chunks=tuple(chunks),
-        pieces=tuple(pieces),
-        clean=False,
-        scalable=False,
-    )
+    return timing_input(fuzz_input, pieces)
 
 
 def minimise(
@@ -253,7 +240,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
     current = None
     for index in sorted(repetitions, key=lambda i: -len(pieces[i])):
         only = tuple(i == index for i in range(len(pieces)))
-        trial = _timing_input(replace(fuzz_input, repeats=only), pieces)
+        trial = timing_input(replace(fuzz_input, repeats=only), pieces)
         if failure_of(target, trial, linear=True) is not None:
             current = trial
             break
@@ -265,7 +252,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
         if grown is not None and index not in (grown, grown - 1):
             trial_pieces = pieces[:index] + pieces[index + 1 :]
             repeats = current.repeats[:index] + current.repeats[index + 1 :]
-            trial = _timing_input(replace(current, repeats=repeats), trial_pieces)
+            trial = timing_input(replace(current, repeats=repeats), trial_pieces)
             if failure_of(target, trial, linear=True) is not None:
                 pieces, current = trial_pieces, trial
         index -= 1
@@ -295,8 +282,8 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
         scaling = {
             "placeholder": PLACEHOLDER,
             "unit": unit,
-            "sizes": [copies, copies * SCALE],
-            "max_ratio": max_ratio(SCALE),
+            "sizes": [copies, copies * CASE_GROWTH],
+            "max_ratio": max_ratio(CASE_GROWTH),
         }
     header = [
         f"Fuzz finding {triaged.finding_id}: {triaged.check} failed:",

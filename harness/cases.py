@@ -98,12 +98,12 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Scaling:
-    """A pathological case: ``placeholder`` in the output is filled with ``unit`` × size."""
+    """A pathological case: ``placeholder`` in the output is filled with ``unit`` × size, for
+    sizes from the first to the second (the scaling ladder between them)."""
 
     placeholder: str
     unit: str
     sizes: tuple[int, int]
-    max_ratio: float
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,6 @@ class Case:
                 scaling["placeholder"],
                 scaling["unit"],
                 tuple(scaling["sizes"]),  # type: ignore[arg-type]
-                float(scaling["max_ratio"]),
             )
             if scaling
             else None,

@@ -1,140 +1,70 @@
 """The catalogue of checks: every invariant of the contract, with a stable id.
 
-Each check has a level (must / should / may), the seed section it comes from, and the
-dialects it applies to (a policy per dialect: ``ds2api`` returns unknown names, so the
-filtering check does not apply to it). A check looks at one *run* — a case fed to the parser
-under one chunking — with the case's expectations and, where it needs an oracle, the
-reference parser's run on the same chunks.
+Each check has a level (must / should / may), the seed section it comes from, when it
+applies (a policy per dialect: ``ds2api`` returns unknown names, so the filtering check does
+not apply to it; arguments must be an object in valid cases) and its verdict: the catalogue
+drives the checks, ``verdicts`` is a loop over it. A check looks at one *run* — a case fed
+to the parser under one chunking — with the case's expectations and, where it needs an
+oracle, the reference parser's run on the same chunks. Runs end in a typed ``Outcome``.
 
 The ``fuzz`` tier holds the checks only the fuzzer runs: properties any input must have when
 there is no expected result to compare with (nothing invented, nothing half-swallowed).
-Certification reports list the other tiers (``CERTIFIED``).
+Certification reports list the other tiers (``CERTIFIED``). The fuzzer runs the catalogue's
+own verdicts where they need no expectation (``SELF_CONTAINED``, ``self_contained_verdicts``).
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from ..reference import Dialect, Request
-from .cases import Case, Expectation, call_differences, differences
-from .chunkings import ROBUSTNESS_TIER, Chunking
+from . import json_values
+from .cases import Case, Expectation, ExpectedCall, call_differences, differences
+from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking
 from .events import CALL_ARGS, CALL_BEGIN, CONTENT, REASONING, REWRITE, Event, FinalResult
 
 MUST, SHOULD, MAY = "must", "should", "may"
-_STRENGTH = {MUST: 3, SHOULD: 2, MAY: 1}
-
-OK = "ok"
-ERROR = "error"
-TIMEOUT = "timeout"
-CRASH = "crash"
-#: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
-CONTRACT = "contract"
-#: The adapter's output was larger than the run's output limit.
-LIMIT = "limit"
 #: The tier of the checks only the fuzzer runs.
 FUZZ_TIER = "fuzz"
+_STRENGTH = {MUST: 3, SHOULD: 2, MAY: 1}
 
 
-@dataclass(frozen=True)
-class Check:
-    id: str
-    level: str
-    title: str
-    seed: str
-    description: str
-    #: Which dialects the check applies to.
-    applies: Callable[[Dialect], bool] = field(default=lambda dialect: True)
-    tier: str = "token"
+class Outcome(StrEnum):
+    """How one run ended. Bowtie keeps these apart everywhere, and so do we: a result that is
+    wrong (judged by the checks), an error the parser raised, a hang, a dead or garbled
+    program, output in the wrong shape, output over its bound."""
 
-    def to_json(self) -> dict[str, str]:
-        return {
-            "id": self.id,
-            "level": self.level,
-            "title": self.title,
-            "seed": self.seed,
-            "description": self.description,
-            "tier": self.tier,
-        }
+    OK = "ok"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    #: The adapter broke the contract: a wrong-shaped output, a skip after the session opened.
+    CONTRACT = "contract"
+    #: The adapter's output was larger than the run's output limit.
+    LIMIT = "limit"
 
+    @property
+    def check(self) -> str:
+        """The check a run that ended this way fails."""
+        return RUN_OUTCOME_CHECK[self]
 
-def _filters(dialect: Dialect) -> bool:
-    return dialect.filters_unknown_names
-
-
-CATALOGUE: tuple[Check, ...] = (
-    Check("run.no-error", MUST, "no exception", "000 实现不变量",
-          "The parser does not raise on any chunking of any case."),
-    Check("run.no-timeout", MUST, "no hang", "000 实现不变量",
-          "Every feed and every case finishes within its time limit."),
-    Check("run.no-crash", MUST, "no crash", "000 实现不变量",
-          "The parser process does not die or print garbage (subprocess adapters)."),
-    Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
-          "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
-          "integer indices, …), and a case is skipped only when its session opens."),
-    Check("run.output-limit", MUST, "output within its bound", "000 实现不变量",
-          "No reply of the adapter is larger than the run's output limit (--output-limit)."),
-    Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
-          "The coalesced content equals the expected content: nothing lost, nothing added."),
-    Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
-          "The coalesced reasoning equals the expected reasoning."),
-    Check("result.calls", MUST, "calls are exact", "000 归一化工具调用输出",
-          "Names and arguments (as JSON values; order and duplicates where the case says "
-          "so) equal the expected calls."),
-    Check("result.complete-parse", MUST, "streamed = complete", "000 完整响应与流式响应",
-          "The streamed result equals the parser's own non-streaming result."),
-    Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
-          "The final result is the same as for the whole response in one chunk."),
-    Check("calls.identity-first", MUST, "identity first", "000 调用身份先行",
-          "A call's first event carries id, type 'function' and the name."),
-    Check("calls.name-once", MUST, "name once", "000 调用身份先行",
-          "A call's name is emitted exactly once, never in pieces."),
-    Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
-          "Call indices are 0, 1, 2 … in output order, after filtering."),
-    Check("calls.unknown-filtered", MUST, "unknown names filtered", "000 过滤与保留",
-          "No call carries a name the request did not offer.", applies=_filters),
-    Check("calls.arguments-object", MUST, "arguments are an object", "000 JSON 工具 payload",
-          "In a valid case every call's arguments are a JSON object; no arguments is '{}'."),
-    Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
-          "No protocol tag, whole or partial, appears in content or reasoning."),
-    Check("stream.append-only", MUST, "append-only", "000 归一化工具调用输出",
-          "Streamed text is never taken back (snapshot adapters)."),
-    Check("stream.progressive", SHOULD, "stable text released early", "000 实现不变量",
-          "After each chunk, what was emitted lags the oracle by at most the dialect's "
-          "longest tag."),
-    Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
-          "Time grows linearly with the output (pathological cases: time ratio bound)."),
-    Check("robustness.char-splits", MAY, "arbitrary character splits",
-          "000 与 token 边界对齐的标签前缀",
-          "The result survives splits that cut tags where no tokenizer does (informative).",
-          tier=ROBUSTNESS_TIER),
-    Check("fuzz.no-invented-text", MUST, "no text invented", "000 实现不变量",
-          "Content and reasoning are subsequences of the model output.", tier=FUZZ_TIER),
-    Check("fuzz.no-invented-call", MUST, "no call invented", "000 实现不变量",
-          "Every call's name occurs in the model output (literally, or spelt with JSON "
-          "escapes or character references).", tier=FUZZ_TIER),
-    Check("fuzz.no-half-swallow", MUST, "never half-swallowed", "003 流式筛 (never half-swallow)",
-          "An output that yields no call comes back whole as content: a malformed wrapper is "
-          "released, never partly eaten (dialects that release malformed blocks).",
-          tier=FUZZ_TIER),
-)  # fmt: skip
-
-BY_ID = {check.id: check for check in CATALOGUE}
-#: The checks a certification runs and its report lists.
-CERTIFIED = tuple(check for check in CATALOGUE if check.tier != FUZZ_TIER)
-RUN_OUTCOME_CHECK = {
-    ERROR: "run.no-error",
-    TIMEOUT: "run.no-timeout",
-    CRASH: "run.no-crash",
-    CONTRACT: "run.contract",
-    LIMIT: "run.output-limit",
-}
+    @property
+    def status(self) -> str:
+        """The status a failure of such a run has in reports (``fail`` for a wrong result)."""
+        return "fail" if self is Outcome.OK else self.value
 
 
-def effective_level(check: Check, case: Case) -> str:
-    """A check counts at the weaker of its own level and the case's level."""
-    return min(check.level, case.level, key=lambda level: _STRENGTH[level])
+OK, ERROR, TIMEOUT, CRASH, CONTRACT, LIMIT = (
+    Outcome.OK,
+    Outcome.ERROR,
+    Outcome.TIMEOUT,
+    Outcome.CRASH,
+    Outcome.CONTRACT,
+    Outcome.LIMIT,
+)
 
 
 @dataclass
@@ -143,15 +73,18 @@ class Run:
 
     chunking: Chunking
     chunk_events: list[list[Event]]
-    outcome: str = OK
+    outcome: Outcome = OK
     error: str | None = None
     result: FinalResult | None = None
     complete: FinalResult | None = None
     seconds: float = 0.0
-    #: CPU time of this process: what an in-process parser cost, whatever else ran.
+    #: CPU time of the parser: its process's, in-process; its program tree's, measured from
+    #: outside, for an adapter program (the wall-clock time where that cannot be measured).
     cpu_seconds: float = 0.0
     #: The parser ran out of memory (a resource limit, not a wrong result).
     exhausted: bool = False
+    #: The share of the chunks fed when a run stopped at its budget (1.0: all of them).
+    progress: float = 1.0
 
 
 @dataclass
@@ -173,67 +106,242 @@ class CaseContext:
         return cls(case, dialect, tuple(expectations), allowed_names=allowed)
 
 
+class Judged:
+    """One completed run as the checks see it, with what several of them need computed once:
+    the expectation closest to the result, the events in order."""
+
+    def __init__(self, run: Run, context: CaseContext, out: dict[str, str | None]) -> None:
+        assert run.result is not None
+        self.run = run
+        self.context = context
+        self.result: FinalResult = run.result
+        #: The verdicts given so far (a check may depend on an earlier one's).
+        self.out = out
+        self._expectation: Expectation | None = None
+        self._events: list[Event] | None = None
+
+    @property
+    def expectation(self) -> Expectation:
+        if self._expectation is None:
+            self._expectation = _best_expectation(self.result, self.context.expectations)
+        return self._expectation
+
+    @property
+    def events(self) -> list[Event]:
+        if self._events is None:
+            self._events = [event for chunk in self.run.chunk_events for event in chunk]
+        return self._events
+
+
+#: What a check needs to give its verdict on a completed run: ``None`` passes.
+Verdict = Callable[[Judged], str | None]
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    level: str
+    title: str
+    seed: str
+    description: str
+    #: The verdict on a completed run; ``None`` for checks judged from how a run ended (the
+    #: ``run.*`` outcomes), from timings (``perf.linear``) or in their own tier.
+    verdict: Verdict | None = None
+    #: Whether the check applies to this run (its dialect's policy, its case's kind …).
+    applies: Callable[[Judged], bool] = field(default=lambda judged: True)
+    tier: str = "token"
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "id": self.id,
+            "level": self.level,
+            "title": self.title,
+            "seed": self.seed,
+            "description": self.description,
+            "tier": self.tier,
+        }
+
+
+def _content(judged: Judged) -> str | None:
+    result, expectation = judged.result, judged.expectation
+    if result.content != expectation.content:
+        return f"content {result.content!r}, expected {expectation.content!r}"
+    return None
+
+
+def _reasoning(judged: Judged) -> str | None:
+    result, expectation = judged.result, judged.expectation
+    if (result.reasoning or "") != (expectation.reasoning or ""):
+        return f"reasoning {result.reasoning!r}, expected {expectation.reasoning!r}"
+    return None
+
+
+def _calls(judged: Judged) -> str | None:
+    problems = call_differences(judged.expectation.calls, judged.result.calls)
+    return "; ".join(problems) if problems else None
+
+
+def _complete_parse(judged: Judged) -> str | None:
+    assert judged.run.complete is not None
+    return same_result(judged.result, judged.run.complete, "complete parse")
+
+
+def _chunking_invariant(judged: Judged) -> str | None:
+    whole = judged.context.whole
+    assert whole is not None and whole.result is not None
+    return same_result(judged.result, whole.result, "whole-response result")
+
+
+def _has_whole(judged: Judged) -> bool:
+    whole = judged.context.whole
+    return (
+        whole is not None and whole is not judged.run and whole.outcome == OK and bool(whole.result)
+    )
+
+
+CATALOGUE: tuple[Check, ...] = (
+    Check("run.no-error", MUST, "no exception", "000 实现不变量",
+          "The parser does not raise on any chunking of any case."),
+    Check("run.no-timeout", MUST, "no hang", "000 实现不变量",
+          "Every feed and every case finishes within its time limit."),
+    Check("run.no-crash", MUST, "no crash", "000 实现不变量",
+          "The parser process does not die or print garbage (subprocess adapters)."),
+    Check("run.contract", MUST, "output follows the contract", "000 归一化工具调用输出",
+          "Every output has the contract's shape (OpenAI deltas: strings where text goes, "
+          "integer indices, …), and a case is skipped only when its session opens."),
+    Check("run.output-limit", MUST, "output within its bound", "000 实现不变量",
+          "No reply of the adapter is larger than the run's output limit (--output-limit)."),
+    Check("result.content", MUST, "content is exact", "000 完整响应与流式响应",
+          "The coalesced content equals the expected content: nothing lost, nothing added.",
+          verdict=_content),
+    Check("result.reasoning", MUST, "reasoning is exact", "000 Response Parser",
+          "The coalesced reasoning equals the expected reasoning.", verdict=_reasoning),
+    Check("result.calls", MUST, "calls are exact", "000 归一化工具调用输出",
+          "Names and arguments (as JSON values; order and duplicates where the case says "
+          "so) equal the expected calls.", verdict=_calls),
+    Check("result.complete-parse", MUST, "streamed = complete", "000 完整响应与流式响应",
+          "The streamed result equals the parser's own non-streaming result.",
+          verdict=_complete_parse, applies=lambda judged: judged.run.complete is not None),
+    Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
+          "The final result is the same as for the whole response in one chunk.",
+          verdict=_chunking_invariant, applies=_has_whole),
+    Check("calls.identity-first", MUST, "identity first", "000 调用身份先行",
+          "A call's first event carries id, type 'function' and the name.",
+          verdict=lambda judged: _identity_first(judged.events)),
+    Check("calls.name-once", MUST, "name once", "000 调用身份先行",
+          "A call's name is emitted exactly once, never in pieces.",
+          verdict=lambda judged: _name_once(judged.events)),
+    Check("calls.stable-id", MUST, "one id per call", "000 调用身份先行",
+          "Every fragment of a call that carries an id carries the same one (a client "
+          "matches fragments, and later the tool's result, by it).",
+          verdict=lambda judged: _stable_ids(judged.events)),
+    Check("calls.unique-ids", MUST, "ids unique in a response", "000 调用身份先行",
+          "No two calls of one response share an id (a client maps each tool result back "
+          "to its call by id).", verdict=lambda judged: _unique_ids(judged.result)),
+    Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
+          "Call indices are 0, 1, 2 … in output order, after filtering.",
+          verdict=lambda judged: _dense(judged.events)),
+    Check("calls.unknown-filtered", MUST, "unknown names filtered", "000 过滤与保留",
+          "No call carries a name the request did not offer.",
+          verdict=lambda judged: _filtered(judged.result, judged.context.allowed_names),
+          applies=lambda judged: judged.context.dialect.filters_unknown_names),
+    Check("calls.arguments-object", MUST, "arguments are an object", "000 JSON 工具 payload",
+          "In a valid case every call's arguments are a JSON object; no arguments is '{}'.",
+          verdict=lambda judged: _arguments_objects(judged.result),
+          applies=lambda judged: judged.context.case.kind == "valid"),
+    Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
+          "No protocol tag, whole or partial, appears in content or reasoning, nor a whole "
+          "tag in an argument's key or value.",
+          verdict=lambda judged: _leak(judged)),
+    Check("stream.append-only", MUST, "append-only", "000 归一化工具调用输出",
+          "Streamed text is never taken back (snapshot adapters).",
+          verdict=lambda judged: _append_only(judged.events)),
+    Check("stream.progressive", SHOULD, "stable text released early", "000 实现不变量",
+          "After each chunk, what was emitted — text and string argument values — lags the "
+          "oracle by at most the dialect's longest tag (arguments: plus a little slack).",
+          verdict=lambda judged: _progressive(judged),
+          applies=lambda judged: judged.context.oracle is not None
+          and judged.out.get("result.content") is None),
+    Check("perf.linear", SHOULD, "linear total work", "000 JSON 工具 payload",
+          "Time grows linearly with the output: the fitted exponent of time against size over "
+          "a ladder of sizes (pathological cases) is at most 1.3."),
+    Check("mem.no-leak", SHOULD, "no memory kept across responses", "000 实现不变量",
+          "A session keeps nothing once it ends: the adapter program's resident memory does "
+          "not grow with the number of responses it parsed (pathological cases)."),
+    Check("robustness.char-splits", MAY, "arbitrary character splits",
+          "000 与 token 边界对齐的标签前缀",
+          "The result survives splits that cut tags where no tokenizer does (informative).",
+          tier=ROBUSTNESS_TIER),
+    Check("fuzz.no-invented-text", MUST, "no text invented", "000 实现不变量",
+          "Content and reasoning are subsequences of the model output.", tier=FUZZ_TIER),
+    Check("fuzz.no-invented-call", MUST, "no call invented", "000 实现不变量",
+          "Every call's name occurs in the model output (literally, or spelt with JSON "
+          "escapes or character references).", tier=FUZZ_TIER),
+    Check("fuzz.no-half-swallow", MUST, "never half-swallowed", "003 流式筛 (never half-swallow)",
+          "An output that yields no call comes back whole as content: a malformed wrapper is "
+          "released, never partly eaten (dialects that release malformed blocks).",
+          tier=FUZZ_TIER),
+)  # fmt: skip
+
+BY_ID = {check.id: check for check in CATALOGUE}
+#: The checks a certification runs and its report lists.
+CERTIFIED = tuple(check for check in CATALOGUE if check.tier != FUZZ_TIER)
+#: The checks whose verdict needs nothing but the run itself (its events, its result, the
+#: request's tools): no expected result, no oracle. The fuzzer gives them on every execution.
+SELF_CONTAINED = (
+    "calls.identity-first",
+    "calls.name-once",
+    "calls.stable-id",
+    "calls.unique-ids",
+    "calls.dense-indices",
+    "calls.unknown-filtered",
+    "stream.append-only",
+)
+RUN_OUTCOME_CHECK = {
+    ERROR: "run.no-error",
+    TIMEOUT: "run.no-timeout",
+    CRASH: "run.no-crash",
+    CONTRACT: "run.contract",
+    LIMIT: "run.output-limit",
+}
+
+
+def effective_level(check: Check, case: Case) -> str:
+    """A check counts at the weaker of its own level and the case's level."""
+    return min(check.level, case.level, key=lambda level: _STRENGTH[level])
+
+
 def verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
-    """Each applicable check's verdict on one run: ``None`` passes, a string says why not."""
+    """Each applicable check's verdict on one run: ``None`` passes, a string says why not.
+
+    A run that did not complete fails the check of how it ended; a completed one passes
+    every ``run.*`` check and gets each catalogue check's verdict, in catalogue order.
+    """
     if run.chunking.tier == ROBUSTNESS_TIER:
         if run.outcome != OK:
             return {"robustness.char-splits": f"{run.outcome}: {run.error}"}
         return {"robustness.char-splits": _best_mismatch(run.result, context.expectations)}
     if run.outcome != OK:
-        return {RUN_OUTCOME_CHECK[run.outcome]: run.error or run.outcome}
+        return {Outcome(run.outcome).check: run.error or str(run.outcome)}
     out: dict[str, str | None] = {check: None for check in RUN_OUTCOME_CHECK.values()}
-    result = run.result
-    assert result is not None
-    out.update(_result_checks(result, context.expectations))
-    if run.complete is not None:
-        out["result.complete-parse"] = same_result(result, run.complete, "complete parse")
-    whole = context.whole
-    if whole is not None and whole is not run and whole.outcome == OK and whole.result:
-        out["result.chunking-invariant"] = same_result(
-            result, whole.result, "whole-response result"
-        )
-    events = [event for chunk in run.chunk_events for event in chunk]
-    out.update(call_verdicts(events, result, context.dialect, context.allowed_names))
-    if context.case.kind == "valid":
-        out["calls.arguments-object"] = _arguments_objects(result)
-    out["text.no-protocol-leak"] = _leak(result, context)
-    out["stream.append-only"] = _append_only(events)
-    if context.oracle is not None and out["result.content"] is None:
-        out["stream.progressive"] = _progressive(run, context)
+    judged = Judged(run, context, out)
+    for check in CATALOGUE:
+        if check.verdict is not None and check.tier == TOKEN_TIER and check.applies(judged):
+            out[check.id] = check.verdict(judged)
     return out
 
 
-def call_verdicts(
-    events: Sequence[Event],
-    result: FinalResult,
-    dialect: Dialect,
-    allowed_names: frozenset[str] | None,
-) -> dict[str, str | None]:
-    """The call checks that judge a run by itself, with no expected result: identity first,
-    name once, dense indices, unknown names filtered (where the dialect filters). The fuzzer
-    runs them on every execution."""
-    out = {
-        "calls.identity-first": _identity_first(events),
-        "calls.name-once": _name_once(events),
-        "calls.dense-indices": _dense(events),
-    }
-    if dialect.filters_unknown_names:
-        out["calls.unknown-filtered"] = _filtered(result, allowed_names)
+def self_contained_verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
+    """The ``SELF_CONTAINED`` checks' verdicts on one completed run (those that apply), by
+    the catalogue's own verdict functions; ``context`` needs no expectations."""
+    judged = Judged(run, context, {})
+    out: dict[str, str | None] = {}
+    for check_id in SELF_CONTAINED:
+        check = BY_ID[check_id]
+        assert check.verdict is not None
+        if check.applies(judged):
+            out[check_id] = check.verdict(judged)
     return out
-
-
-def same_result(result: FinalResult, other: FinalResult, what: str) -> str | None:
-    """Why ``result`` differs from ``other`` (arguments as JSON, key order and duplicates
-    counting), or ``None`` when they are the same: the judgement of
-    ``result.complete-parse`` and ``result.chunking-invariant``."""
-    problems = differences(Expectation.from_result(other), result)
-    return f"differs from the {what}: " + "; ".join(problems) if problems else None
-
-
-def leak_tags(dialect: Dialect) -> list[str]:
-    """The protocol tags ``text.no-protocol-leak`` looks for: at least two visible
-    characters (a one-character tag is ordinary text too)."""
-    return [tag for tag in dialect.protocol_tags() if len(tag.strip()) >= 2]
 
 
 def _best_expectation(result: FinalResult, expectations: Sequence[Expectation]) -> Expectation:
@@ -246,21 +354,12 @@ def _best_mismatch(result: FinalResult | None, expectations: Sequence[Expectatio
     return "; ".join(problems) if problems else None
 
 
-def _result_checks(
-    result: FinalResult, expectations: Sequence[Expectation]
-) -> dict[str, str | None]:
-    expectation = _best_expectation(result, expectations)
-    content = reasoning = None
-    if result.content != expectation.content:
-        content = f"content {result.content!r}, expected {expectation.content!r}"
-    if (result.reasoning or "") != (expectation.reasoning or ""):
-        reasoning = f"reasoning {result.reasoning!r}, expected {expectation.reasoning!r}"
-    calls = call_differences(expectation.calls, result.calls)
-    return {
-        "result.content": content,
-        "result.reasoning": reasoning,
-        "result.calls": "; ".join(calls) if calls else None,
-    }
+def same_result(result: FinalResult, other: FinalResult, what: str) -> str | None:
+    """Why ``result`` differs from ``other`` (arguments as JSON, key order and duplicates
+    counting), or ``None`` when they are the same: the judgement of
+    ``result.complete-parse`` and ``result.chunking-invariant``, the fuzzer's too."""
+    problems = differences(Expectation.from_result(other), result)
+    return f"differs from the {what}: " + "; ".join(problems) if problems else None
 
 
 def _identity_first(events: Sequence[Event]) -> str | None:
@@ -316,30 +415,110 @@ def _arguments_objects(result: FinalResult) -> str | None:
     return None
 
 
-def _leak(result: FinalResult, context: CaseContext) -> str | None:
-    tags = leak_tags(context.dialect)
+def _stable_ids(events: Sequence[Event]) -> str | None:
+    ids: dict[int, str] = {}
+    for event in events:
+        if event.kind != CALL_BEGIN or event.id is None or event.index is None:
+            continue
+        first = ids.setdefault(event.index, event.id)
+        if event.id != first:
+            return f"call {event.index}: id {first!r}, then {event.id!r} in a later fragment"
+    return None
+
+
+def _unique_ids(result: FinalResult) -> str | None:
+    seen: dict[str, int] = {}
+    for call in result.calls:
+        if call.id is None:
+            continue
+        if call.id in seen:
+            return f"calls {seen[call.id]} and {call.index} share the id {call.id!r}"
+        seen[call.id] = call.index
+    return None
+
+
+def leak_tags(dialect: Dialect) -> list[str]:
+    """The protocol tags ``text.no-protocol-leak`` looks for: at least two visible
+    characters (a one-character tag is ordinary text too)."""
+    return [tag for tag in dialect.protocol_tags() if len(tag.strip()) >= 2]
+
+
+def _leak(judged: Judged) -> str | None:
+    """Protocol text in content or reasoning that the expectation does not hold.
+
+    Linear in the text (a check must not be slower than the parser it judges): the common
+    prefix and suffix of expected and actual are set aside, and what remains of the actual
+    text must hold no more copies of a tag than what remains of the expected, nor be a piece
+    of one.
+    """
+    tags = leak_tags(judged.context.dialect)
     if not tags:
         return None
-    expectation = _best_expectation(result, context.expectations)
+    result, expectation = judged.result, judged.expectation
     for field_name, actual, expected in (
         ("content", result.content, expectation.content),
         ("reasoning", result.reasoning or "", expectation.reasoning or ""),
     ):
         if actual == expected:
             continue
-        for inserted in _inserted(expected, actual):
+        inserted, removed = _difference(expected, actual)
+        piece = inserted.strip()
+        for tag in tags:
+            if inserted.count(tag) > removed.count(tag):
+                return f"{field_name} has protocol text {_excerpt(inserted, tag)!r} (from {tag!r})"
+            if len(piece) >= 2 and piece in tag and piece not in removed:
+                return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
+    if len(result.calls) == len(expectation.calls):
+        for call, expected_call in zip(result.calls, expectation.calls, strict=True):
+            got = "\n".join(_strings(call.arguments_value()))
+            want = "\n".join(_strings(_expected_arguments(expected_call)))
             for tag in tags:
-                piece = inserted.strip()
-                if tag in inserted or (len(piece) >= 2 and piece in tag):
-                    return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
+                if got.count(tag) > want.count(tag):
+                    return (
+                        f"call {call.index} ({call.name}): its arguments hold protocol text "
+                        f"{_excerpt(got, tag)!r} (from {tag!r})"
+                    )
     return None
 
 
-def _inserted(expected: str, actual: str) -> list[str]:
-    matcher = difflib.SequenceMatcher(None, expected, actual, autojunk=False)
-    return [
-        actual[j1:j2] for op, _, _, j1, j2 in matcher.get_opcodes() if op in ("insert", "replace")
-    ]
+def _expected_arguments(call: ExpectedCall) -> Any:
+    if call.arguments_raw is not None:
+        value = json_values.parse(call.arguments_raw)
+        return value.raw if isinstance(value, json_values.NotJson) else value
+    return call.arguments
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every key and string value in a JSON value (the text itself when it is not JSON)."""
+    if isinstance(value, json_values.NotJson):
+        yield value.raw
+    elif isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _difference(expected: str, actual: str) -> tuple[str, str]:
+    """The middle parts of ``actual`` and ``expected`` that differ, their common prefix and
+    suffix removed."""
+    limit = min(len(expected), len(actual))
+    start = 0
+    while start < limit and expected[start] == actual[start]:
+        start += 1
+    end = 0
+    while end < limit - start and expected[-1 - end] == actual[-1 - end]:
+        end += 1
+    return actual[start : len(actual) - end], expected[start : len(expected) - end]
+
+
+def _excerpt(text: str, tag: str) -> str:
+    at = text.find(tag)
+    return text[max(0, at - 20) : at + len(tag) + 20]
 
 
 def _append_only(events: Sequence[Event]) -> str | None:
@@ -347,7 +526,19 @@ def _append_only(events: Sequence[Event]) -> str | None:
     return f"text already streamed was changed: {rewrites}" if rewrites else None
 
 
-def _progressive(run: Run, context: CaseContext) -> str | None:
+#: Characters a string argument may lag the oracle's beyond the longest tag: the parser may
+#: hold a value's escape sequence or a key's quoting a little longer than the oracle does.
+_ARGUMENT_SLACK = 32
+ARGUMENTS = "arguments"
+
+
+def _progressive(judged: Judged) -> str | None:
+    """Stable text and argument values are released early: after every chunk, what the
+    parser emitted lags the oracle by at most the dialect's longest tag (arguments: plus a
+    little slack, and scaled to the parser's own serialization, which may space JSON
+    differently). A parser that holds a value until its close tag, or a whole call until the
+    block ends, lags by the value."""
+    run, context = judged.run, judged.context
     assert context.oracle is not None
     oracle = context.oracle(run.chunking)
     if oracle.outcome != OK or oracle.result is None or run.result is None:
@@ -359,6 +550,11 @@ def _progressive(run: Run, context: CaseContext) -> str | None:
     allowance = max((len(tag) for tag in context.dialect.protocol_tags()), default=0)
     mine = _cumulative(run.chunk_events)
     reference = _cumulative(oracle.chunk_events)
+    scale = (
+        (mine[-1][ARGUMENTS] / reference[-1][ARGUMENTS])
+        if mine and reference[-1][ARGUMENTS]
+        else 1.0
+    )
     for position, (got, want) in enumerate(zip(mine, reference, strict=False)):
         for field_name in (CONTENT, REASONING):
             lag = want[field_name] - got[field_name]
@@ -367,15 +563,23 @@ def _progressive(run: Run, context: CaseContext) -> str | None:
                     f"after chunk {position} the {field_name} lags the oracle by {lag} characters "
                     f"(allowed {allowance})"
                 )
+        lag = round(want[ARGUMENTS] * scale) - got[ARGUMENTS]
+        if lag > allowance + _ARGUMENT_SLACK:
+            return (
+                f"after chunk {position} the call arguments lag the oracle by {lag} characters "
+                f"(allowed {allowance + _ARGUMENT_SLACK}): values are held, not streamed"
+            )
     return None
 
 
 def _cumulative(chunks: Sequence[Sequence[Event]]) -> list[dict[str, int]]:
-    totals = {CONTENT: 0, REASONING: 0}
+    totals = {CONTENT: 0, REASONING: 0, ARGUMENTS: 0}
     out = []
     for events in chunks:
         for event in events:
-            if event.kind in totals:
+            if event.kind in (CONTENT, REASONING):
                 totals[event.kind] += len(event.text)
+            elif event.kind == CALL_ARGS:
+                totals[ARGUMENTS] += len(event.text)
         out.append(dict(totals))
     return out

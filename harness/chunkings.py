@@ -176,9 +176,14 @@ class Budget:
     char_splits: int | None  # None: every two-way character split
 
     @classmethod
-    def for_mode(cls, mode: str) -> Budget:
+    def for_mode(cls, mode: str, *, pathological: bool = False) -> Budget:
+        """The budget of a mode; a pathological case's correctness at its smallest size is
+        checked under fewer chunkings in quick mode (its long output is about time: the
+        other cases hold the chunking tiers, and a slow parser would spend minutes here)."""
         if mode == "full":
             return cls(two_way=None, random_groupings=32, search_examples=100, char_splits=None)
+        if pathological:
+            return cls(two_way=4, random_groupings=1, search_examples=0, char_splits=0)
         return cls(two_way=24, random_groupings=4, search_examples=12, char_splits=12)
 
 
@@ -240,10 +245,21 @@ def token_chunkings(
         yield merge(pieces, f"groups:{label}", groups, source)
 
 
+#: Outputs up to this many characters get every two-way character split, in any mode.
+SHORT_OUTPUT = 48
+
+
 def char_chunkings(text: str, budget: Budget) -> Iterator[Chunking]:
-    """The robustness tier: two-way splits at arbitrary characters, tags included."""
+    """The robustness tier: one character per chunk (some servers stream the whole block as
+    text, character by character), and two-way splits at arbitrary characters, tags
+    included — every one for a short output, a spread sample of a long one in quick mode."""
+    if not budget.char_splits and budget.char_splits is not None:
+        return
+    if len(text) > 1:
+        yield Chunking("chars:1", tuple(text), None, ROBUSTNESS_TIER)
     positions = list(range(1, len(text)))
-    if budget.char_splits is not None and len(positions) > budget.char_splits:
+    short = len(text) <= SHORT_OUTPUT
+    if budget.char_splits is not None and len(positions) > budget.char_splits and not short:
         step = len(positions) / budget.char_splits
         positions = sorted({positions[int(k * step)] for k in range(budget.char_splits)})
     for cut in positions:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from ..reference import get_dialect
+from . import scaling
 from .adapters import Adapter, AdapterCrash, SessionSkipped
 from .adapters.reference import reference_factory
 from .adapters.subprocess import (
@@ -43,6 +44,7 @@ from .checks import (
     OK,
     TIMEOUT,
     CaseContext,
+    Outcome,
     Run,
     effective_level,
     verdicts,
@@ -68,23 +70,33 @@ from .events import (
     events_from_snapshots,
 )
 
+#: Wall-clock seconds a timed run may take per CPU second it is allowed, at least.
+_WALL_PER_CPU = 3.0
+#: mem.no-leak: responses parsed (the first warms the program up), and the growth of its
+#: resident memory allowed per response: bytes per output character, and at least a floor.
+_LEAK_RUNS = 7
+_LEAK_PER_CHARACTER = 16
+_LEAK_FLOOR = 128 * 2**10
 #: Per-feed seconds assumed for a reply deadline when no per-feed limit is set, and the
 #: seconds a reply may take beyond the program's own limits before it counts as a hang.
 _DEFAULT_FEED_TIMEOUT = 10.0
 _REPLY_SLACK = 5.0
 #: Runs spent at most on shrinking one failure.
 _SHRINK_BUDGET = 150
-#: A pathological case's large size may take this many times the time its allowed ratio
-#: gives it (from the small size's wall-clock time) before the run is stopped as super-linear;
-#: and never less than ``_LARGE_SIZE_FLOOR`` seconds.
-_LARGE_SIZE_SLACK = 5.0
-_LARGE_SIZE_FLOOR = 2.0
 _OVER_BUDGET = "the run took longer than its budget of"
 
 
 #: ``CaseResult.skip_kind``: the adapter does not declare the dialect (not counted as run);
 #: the expectations file declares it or a feature unsupported; the adapter refused a case.
 UNSUPPORTED, DECLARED, ADAPTER = "unsupported", "declared", "adapter"
+
+
+class _LadderBroken(Exception):
+    """A timed run did not complete (an error, a crash): there is nothing to time."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__(run.error)
+        self.run = run
 
 
 class _LateSkip(Exception):
@@ -118,6 +130,29 @@ class Failure:
     changed_from: str = ""
     #: One shell command that reproduces the failure, set when the report is made.
     reproduce: str = ""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Failure:
+        """A failure as a report recorded it (its classification is redone by the reader)."""
+        chunking = data["chunking"]
+        return cls(
+            case=data["case"],
+            dialect=data["dialect"],
+            check=data["check"],
+            level=data["level"],
+            status=data["status"],
+            message=data["message"],
+            chunking=Chunking(
+                chunking["family"],
+                tuple(chunking["chunks"]),
+                None,
+                chunking["tier"],
+                chunking.get("tokenizer"),
+            ),
+            expected=data.get("expected"),
+            actual=data.get("actual"),
+            reproduce=data.get("reproduce", ""),
+        )
 
     def to_json(self) -> dict[str, Any]:
         known = {"reason": self.reason, "issue": self.issue} if self.expected_failure else {}
@@ -210,6 +245,7 @@ def feed_chunking(
                 raise SessionSkipped(str(error)) from None
         for position, chunk in enumerate(chunking.chunks):
             if budget is not None and time.perf_counter() - start > budget:
+                run.progress = position / max(len(chunking.chunks), 1)
                 raise FeedTimeout(f"{_OVER_BUDGET} {budget:.1f} s")
             ids = chunking.token_ids[position] if chunking.token_ids is not None else None
             with feed_limit(feed_timeout):
@@ -318,7 +354,9 @@ def _feed_remote(
     try:
         if not isinstance(outputs, list):
             raise AdapterOutputError(f"a run result needs its chunks' outputs, got {result!r:.120}")
-        for output in outputs:
+        # A timed run is judged by its time alone (its output was checked at the same size
+        # or the smallest): normalizing every delta would only compete with the parser.
+        for output in outputs if not timed else ():
             events.append(normalizer.events(output))
     except AdapterOutputError as problem:
         run.outcome, run.error = CONTRACT, f"{problem} (chunk {len(events)})"
@@ -329,14 +367,15 @@ def _feed_remote(
         run.outcome = _REMOTE_OUTCOMES.get(str(kind), ERROR)
         if kind == "budget":
             message = f"{_OVER_BUDGET} {budget:.1f} s"
-        run.error = f"{message} (chunk {len(events)})"
+            run.progress = len(outputs) / max(len(chunking.chunks), 1)
+        run.error = f"{message} (chunk {len(outputs)})"
         run.exhausted = kind == "memory"
     elif len(outputs) != len(chunking.chunks) + 1:
         run.outcome = CONTRACT
         run.error = (
             f"a run result with {len(outputs)} outputs for {len(chunking.chunks)} chunks and finish"
         )
-    if run.outcome == OK:
+    if run.outcome == OK and not timed:
         run.result = coalesce(events)
     return run
 
@@ -390,7 +429,6 @@ class CaseExecutor:
         #: dialect → its chunking model as the run decided it (else decided here, lazily).
         self.chunking_models = {model.dialect: model for model in chunking_models}
         self.mode = mode
-        self.budget = Budget.for_mode(mode)
         self.feed_timeout = feed_timeout
         #: Chunking families to run (``whole``, ``two-way``, ``pieces``, ``groups``,
         #: ``search``, ``chars``); ``None`` runs them all.
@@ -474,7 +512,7 @@ class CaseExecutor:
         for source in self.sources(case.dialect) if only is None else ():
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
-            for chunking in token_chunkings(text, source, self.budget, seed=seed):
+            for chunking in token_chunkings(text, source, self._budget(case), seed=seed):
                 whole = chunking.family == "whole"
                 if not (whole or self._selected(chunking.family)):
                     continue
@@ -498,14 +536,17 @@ class CaseExecutor:
                 if searched is not None:
                     record(searched)
         if self.robustness and not hung and only is None and case.scaling is None:
-            for chunking in char_chunkings(text, self.budget):
+            for chunking in char_chunkings(text, self._budget(case)):
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
 
         if problem and "run.contract" not in found:  # a streamed violation says more
             broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
             result.checks["run.contract"] = "fail"
             found["run.contract"] = (broken, problem)
+        failed = {failure.check for failure in result.failures}
         for check, (run, message) in found.items():
+            if check in failed:  # one failure per check and case: the first size's stands
+                continue
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             result.failures.append(self._failure(case, check, run, message, expectations))
@@ -515,6 +556,9 @@ class CaseExecutor:
         if model is None:
             model = self.chunking_models[dialect] = chunking_model(dialect, fetch=False)
         return model.sources()
+
+    def _budget(self, case: Case) -> Budget:
+        return Budget.for_mode(self.mode, pathological=case.scaling is not None)
 
     def _selected(self, family: str) -> bool:
         return self.families is None or family.split(":")[0] in self.families
@@ -527,7 +571,8 @@ class CaseExecutor:
         evaluate: Callable[[Run], dict[str, str | None]],
     ) -> Run | None:
         """Hypothesis search over subsets of boundaries; the failure it returns is shrunk."""
-        if len(pieces) < 3 or not self.budget.search_examples:
+        budget = self._budget(case)
+        if len(pieces) < 3 or not budget.search_examples:
             return None
         strategy = st.lists(st.integers(1, len(pieces) - 1), unique=True).map(sorted)
 
@@ -541,7 +586,7 @@ class CaseExecutor:
                 strategy,
                 fails,
                 settings=settings(
-                    max_examples=self.budget.search_examples,
+                    max_examples=budget.search_examples,
                     derandomize=True,
                     database=None,
                     deadline=None,
@@ -586,13 +631,7 @@ class CaseExecutor:
         message: str,
         expectations: tuple[Expectation, ...],
     ) -> Failure:
-        status = {
-            ERROR: "error",
-            TIMEOUT: "timeout",
-            CRASH: "crash",
-            CONTRACT: "contract",
-            LIMIT: "limit",
-        }.get(run.outcome, "fail")
+        status = Outcome(run.outcome).status
         expected = (
             expectations[0].to_json()
             if len(expectations) == 1
@@ -613,38 +652,51 @@ class CaseExecutor:
     # ----------------------------------------------------------------- pathological cases
 
     def _run_pathological(self, case: Case, result: CaseResult) -> None:
-        """Correctness at the small size, then the time of both sizes and their ratio.
+        """Correctness at the smallest size, the whole response at the largest, and the time
+        on a ladder of sizes between them (``scaling``), judged by its fitted exponent.
 
-        At the large size only the whole response and the timed chunking are checked: a
-        super-linear parser must be caught, not waited for.
+        The ladder's budget is the parser's own (``scaling.measure``), so a slow but linear
+        parser completes it, and a super-linear one is stopped as soon as its next step would
+        pass the budget — caught, not waited for.
         """
         assert case.scaling is not None
-        small, large = case.scaling.sizes
-        timed = []
-        for size in (small, large):
-            text, expectations = case.sized(size)
-            timing = self._timing_chunking(case, text)
-            if size == small:
-                self._run_case(case, text, expectations, result, extra=(timing,))
-            elif self._outgrows_its_budget(case, timed[0], timing, result):
-                return
-            else:
-                self._run_case(case, text, expectations, result, only=(timing,))
-            timed.append(timing)
-        # Interleaved best of five: a loaded machine slows both sizes alike.
-        timings = [float("inf"), float("inf")]
-        for _ in range(5):
-            for position, chunking in enumerate(timed):
-                run = feed_chunking(self.adapter, case, chunking, timed=True)
-                seconds = run.cpu_seconds
-                timings[position] = min(timings[position], seconds)
-        ratio = timings[1] / max(timings[0], 1e-9)
-        allowed = case.scaling.max_ratio
-        if ratio <= allowed:
+        smallest, largest = case.scaling.sizes
+        text, expectations = case.sized(smallest)
+        self._run_case(case, text, expectations, result)
+        if result.checks.get("run.no-timeout") == "fail":
+            return  # it hung already: timing it says nothing more
+        self._check_retained_memory(case, text, result)
+        sizes = scaling.ladder(smallest, largest)
+        chunkings = {size: self._timing_chunking(case, case.sized(size)[0]) for size in sizes}
+
+        load = [_WALL_PER_CPU]  # wall seconds per CPU second of the last run
+
+        def seconds_at(size: int, limit: float | None) -> float:
+            # The program stops itself by the wall clock; the ladder counts CPU time. On a
+            # loaded machine the first is a multiple of the second: give it that multiple.
+            wall_limit = None if limit is None else limit * max(_WALL_PER_CPU, 2 * load[0])
+            run = feed_chunking(
+                self.adapter, case, chunkings[size], timed=True, budget=wall_limit,
+                feed_timeout=self.feed_timeout,
+            )  # fmt: skip
+            result.runs += 1
+            if run.outcome == TIMEOUT and (run.error or "").startswith(_OVER_BUDGET):
+                raise scaling.Exceeded(run.cpu_seconds / max(run.progress, 1e-3))
+            if run.outcome != OK:
+                raise _LadderBroken(run)
+            load[0] = run.seconds / max(run.cpu_seconds, 1e-6)
+            return run.cpu_seconds
+
+        try:
+            verdict = scaling.confirm(sizes, seconds_at, scaling.measure(sizes, seconds_at))
+        except _LadderBroken:
+            return  # the run's own failure is the correctness checks' to report
+        text, expectations = case.sized(largest)
+        self._run_case(case, text, expectations, result, only=())
+        if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
             return
         result.checks["perf.linear"] = "fail"
-        text, _ = case.sized(large)
         result.failures.append(
             Failure(
                 case=case.id,
@@ -652,62 +704,66 @@ class CaseExecutor:
                 check="perf.linear",
                 level=effective_level(BY_ID["perf.linear"], case),
                 status="fail",
-                message=(
-                    f"time({large})/time({small}) = {ratio:.1f}, allowed {allowed:g} "
-                    f"(sizes ×{large / small:g})"
+                message=verdict.describe(),
+                chunking=Chunking(
+                    "timing",
+                    (f"<{len(text)} characters (size {largest}) in ~4-character chunks>",),
                 ),
-                chunking=Chunking("timing", (f"<{len(text)} characters in ~4-character chunks>",)),
-                expected={"max_ratio": allowed},
-                actual={"ratio": round(ratio, 2), "seconds": [round(t, 6) for t in timings]},
+                expected={"max_exponent": scaling.SUPER_LINEAR},
+                actual={
+                    "exponent": round(verdict.exponent or 0.0, 3),
+                    "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
+                    "stopped_before": verdict.stopped_before,
+                },
             )
         )
 
-    def _outgrows_its_budget(
-        self, case: Case, small: Chunking, large: Chunking, result: CaseResult
-    ) -> bool:
-        """Whether the large size runs far past what its allowed ratio gives it.
-
-        A super-linear parser can need hours at the large size; one run with a budget of
-        ``_LARGE_SIZE_SLACK`` × the allowed ratio × the small size's wall-clock time settles
-        it as a ``perf.linear`` failure (a linear parser meets that budget with a wide margin,
-        even on a loaded machine).
-        """
-        assert case.scaling is not None
-        small_seconds = min(
-            feed_chunking(self.adapter, case, small, feed_timeout=self.feed_timeout).seconds
-            for _ in range(3)
-        )
-        allowed = case.scaling.max_ratio
-        budget = max(_LARGE_SIZE_SLACK * allowed * small_seconds, _LARGE_SIZE_FLOOR)
-        run = feed_chunking(
-            self.adapter, case, large, feed_timeout=self.feed_timeout, budget=budget
-        )
-        result.runs += 4
-        if run.outcome != TIMEOUT or not (run.error or "").startswith(_OVER_BUDGET):
-            return False
-        size_small, size_large = case.scaling.sizes
-        result.checks["perf.linear"] = "fail"
+    def _check_retained_memory(self, case: Case, text: str, result: CaseResult) -> None:
+        """``mem.no-leak``: the same response parsed again and again must not grow the
+        adapter program's memory. After one warm-up run, the resident memory of the program
+        (measured from outside) may grow by less than ``_LEAK_PER_CHARACTER`` bytes per
+        output character per response — the reference grows by about one, a parser that
+        keeps every chunk and delta by about 170."""
+        factory = self.adapter.factory
+        if not isinstance(factory, SubprocessFactory):
+            return
+        chunking = self._timing_chunking(case, text)
+        readings = []
+        for _ in range(_LEAK_RUNS):
+            run = feed_chunking(
+                self.adapter, case, chunking, timed=True, feed_timeout=self.feed_timeout
+            )
+            result.runs += 1
+            memory = factory.resident_bytes()
+            if run.outcome != OK or memory is None:
+                return
+            readings.append(memory)
+        growth = (readings[-1] - readings[1]) / (len(readings) - 2)
+        allowed = max(_LEAK_FLOOR, _LEAK_PER_CHARACTER * len(text))
+        if growth <= allowed:
+            result.checks.setdefault("mem.no-leak", "pass")
+            return
+        result.checks["mem.no-leak"] = "fail"
         result.failures.append(
             Failure(
                 case=case.id,
                 dialect=case.dialect,
-                check="perf.linear",
-                level=effective_level(BY_ID["perf.linear"], case),
+                check="mem.no-leak",
+                level=effective_level(BY_ID["mem.no-leak"], case),
                 status="fail",
                 message=(
-                    f"stopped: size {size_large} ran past {budget:.1f} s, {_LARGE_SIZE_SLACK:g}× "
-                    f"the allowed ratio {allowed:g} × size {size_small}'s {small_seconds:.3f} s "
-                    f"(sizes ×{size_large / size_small:g})"
+                    f"the adapter program grew by {growth / 2**10:.0f} KiB with each response "
+                    f"of {len(text)} characters (allowed {allowed / 2**10:.0f} KiB): it keeps "
+                    "what ended sessions saw"
                 ),
                 chunking=Chunking(
                     "timing",
-                    (f"<{sum(map(len, large.chunks))} characters in ~4-character chunks>",),
+                    (f"<{len(text)} characters in ~4-character chunks, {_LEAK_RUNS} times>",),
                 ),
-                expected={"max_ratio": allowed},
-                actual={"stopped_after": round(run.seconds, 2), "small_seconds": small_seconds},
+                expected={"max_growth_per_response": allowed},
+                actual={"resident_bytes": readings},
             )
         )
-        return True
 
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
         """The text in chunks of about four characters, cut at token boundaries."""

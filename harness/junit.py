@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from typing import Any
 
-from .render import conformance, percent
+from .report_markdown import conformance, percent
 
 _ERRORS = frozenset({"error", "timeout", "crash", "contract", "limit"})
 #: Characters XML 1.0 cannot hold (controls, lone surrogates): written as their escapes.

@@ -22,7 +22,7 @@ from typing import Any
 from .adapters import AdapterCrash
 from .adapters.subprocess import Launch
 from .cases import Case
-from .checks import BY_ID, effective_level
+from .checks import BY_ID, CRASH, TIMEOUT, Outcome, effective_level
 from .chunkings import Chunking, ChunkingModel
 from .execution import CaseExecutor, CaseResult, Failure
 from .processes import become_subreaper, kill_tree
@@ -154,7 +154,7 @@ def run_cases(
                     if unstartable >= len(workers) * 2 and not any(w.ready for w in workers):
                         raise AdapterCrash(worker.failure)
                     if queue:
-                        on_result(_lost(queue.pop(), "crash", worker.failure))
+                        on_result(_lost(queue.pop(), CRASH, worker.failure))
                     workers[index] = _Worker(context, config)
                     continue
                 if worker.case is None:
@@ -166,17 +166,15 @@ def run_cases(
                         worker.case = None
                         continue
                     except (EOFError, OSError):
-                        on_result(_lost(case, "crash", _exit_text(worker.process)))
+                        on_result(_lost(case, CRASH, _exit_text(worker.process)))
                 elif now - worker.started > config.case_timeout:
                     on_result(
-                        _lost(
-                            case, "timeout", f"the case took longer than {config.case_timeout:g} s"
-                        )
+                        _lost(case, TIMEOUT, f"the case took longer than {config.case_timeout:g} s")
                     )
                 elif worker.process.is_alive():
                     continue
                 else:
-                    on_result(_lost(case, "crash", _exit_text(worker.process)))
+                    on_result(_lost(case, CRASH, _exit_text(worker.process)))
                 worker.case = None
                 worker.stop(kill=True)
                 workers[index] = _Worker(context, config)
@@ -224,9 +222,9 @@ def _start(worker: _Worker, ready: list, now: float) -> bool | None:
     return False
 
 
-def _lost(case: Case, status: str, message: str) -> CaseResult:
+def _lost(case: Case, outcome: Outcome, message: str) -> CaseResult:
     """The result of a case whose worker had to be killed or died."""
-    check = "run.no-timeout" if status == "timeout" else "run.no-crash"
+    check, status = outcome.check, outcome.status
     result = CaseResult(case.id, case.dialect, case.kind, case.level)
     result.checks[check] = "fail"
     result.failures.append(

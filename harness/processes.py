@@ -158,3 +158,16 @@ def _resource_tracker() -> set[int]:
     except (ImportError, AttributeError):
         return set()
     return {pid} if pid else set()
+
+
+def resident_bytes(pid: int) -> int | None:
+    """Resident memory of ``pid`` and its descendants (``None`` without ``/proc``)."""
+    total = 0
+    found = False
+    for process in (pid, *descendants(pid)):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            for line in (_PROC / str(process) / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+                    found = True
+    return total if found else None

@@ -73,24 +73,28 @@ def _config(config: pytest.Config, name: str) -> Any:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "toolconform_case" not in metafunc.fixturenames:
         return
-    from .cases import builtin_corpus, load_cases
+    from .cases import builtin_corpus
+    from .suite import Selection, check_dialects, load_corpus
 
     config = metafunc.config
-    cases = load_cases(_config(config, "corpus") or builtin_corpus())
+    cases = load_corpus(_config(config, "corpus") or builtin_corpus())
     # ``append`` options default to None: a shared default list would grow from run to run.
-    dialects = set(_config(config, "dialect") or ())
-    globs = _config(config, "case") or ()
-    selected = [
-        case
-        for case in cases
-        if (not dialects or case.dialect in dialects)
-        and (not globs or any(fnmatch.fnmatchcase(case.id, g) for g in globs))
-    ]
+    selection = Selection(
+        dialects=tuple(_config(config, "dialect") or ()), cases=tuple(_config(config, "case") or ())
+    )
+    check_dialects(selection.dialects)
+    selected = [case for case in cases if selection.matches(case)]
     families = list(FAMILIES) + (["chars"] if _config(config, "robustness") else [])
     params = []
     for case in selected:
         for family in ["whole"] if case.scaling else families:
-            params.append(pytest.param(case, family, id=f"{case.id}[{family}]"))
+            # Under pytest-xdist's --dist loadgroup a case's chunking families stay on one
+            # worker: its tokenizer and its oracle are loaded once.
+            params.append(
+                pytest.param(
+                    case, family, id=f"{case.id}[{family}]", marks=pytest.mark.xdist_group(case.id)
+                )
+            )
     metafunc.parametrize(("toolconform_case", "toolconform_family"), params)
 
 
@@ -122,18 +126,20 @@ def toolconform_expectations(request: pytest.FixtureRequest):
         pytest.exit(f"toolconform: {error}", returncode=2)
 
 
-def check_case(case, family: str, adapter, expectations, config: pytest.Config) -> None:
+def check_case(
+    case, family: str, adapter, expectations, config: pytest.Config, node: pytest.Item
+) -> None:
     """Run one case under one chunking family and turn the outcome into a test outcome."""
+    node.user_properties.append((_DIALECT, case.dialect))
     from .execution import ADAPTER, CaseExecutor
     from .expectations import fingerprint, fingerprint_kind
+    from .suite import declared_skip
 
     if not adapter.supports(case.dialect):
         pytest.skip(f"the adapter does not support dialect {case.dialect!r}")
-    if case.dialect in expectations.unsupported_dialects:
-        pytest.skip(f"dialect {case.dialect!r} is declared unsupported")
-    unsupported = expectations.unsupported_features & set(case.features)
-    if unsupported:
-        pytest.skip("features declared unsupported: " + ", ".join(sorted(unsupported)))
+    declared = declared_skip(case, expectations)
+    if declared:
+        pytest.skip(declared)
     executor = CaseExecutor(
         adapter,
         mode=_config(config, "mode"),
@@ -184,6 +190,50 @@ def check_case(case, family: str, adapter, expectations, config: pytest.Config) 
         )
     if known:
         pytest.xfail("; ".join(f"{f.check}: {f.message[:120]}" for f in known))
+
+
+#: Conformance tests that ran (were not skipped) per dialect, counted from the test reports
+#: (so under pytest-xdist too, where they reach the controller), for the coverage verdict.
+_RAN: dict[str, int] = {}
+#: Conformance tests reported at all (skipped ones included).
+_SEEN: list[str] = []
+_DIALECT = "toolconform_dialect"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _RAN.clear()
+    _SEEN.clear()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    dialect = dict(report.user_properties).get(_DIALECT)
+    if dialect is None or report.when != "call":
+        return
+    _SEEN.append(dialect)
+    if report.outcome != "skipped" or hasattr(report, "wasxfail"):
+        _RAN[dialect] = _RAN.get(dialect, 0) + 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """No pass without coverage: a gate whose conformance tests all skipped, or whose
+    selected dialect ran nothing, fails — as ``certify`` does."""
+    config = session.config
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller decides
+        return
+    if not _SEEN or exitstatus != 0:
+        return
+    selected = _config(config, "dialect") or ()
+    reasons = [
+        f"dialect {name} was selected but ran no case" for name in selected if not _RAN.get(name)
+    ]
+    if not _RAN:
+        reasons.insert(0, "no conformance case ran: nothing was certified")
+    if reasons:
+        session.exitstatus = 1
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        for reason in reasons:
+            if reporter is not None:
+                reporter.write_line(f"toolconform: {reason}", red=True)
 
 
 def _describe(failure) -> str:

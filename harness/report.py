@@ -79,6 +79,8 @@ class Report:
     #: The options that decide what ran (generated cases per dialect, robustness tier,
     #: limits): what a re-run needs to run the same.
     options: dict[str, Any] = field(default_factory=dict)
+    #: ``"K/N"`` for one shard of a sharded run, ``None`` for a whole (or merged) run.
+    shard: str | None = None
 
     def classify(self, expectations: Expectations) -> None:
         """Mark known failures, and those that fail differently from what was recorded
@@ -152,10 +154,11 @@ class Report:
         skipped what it claims to support, passes."""
         reasons = []
         ran = self.ran
-        if not ran:
+        # One shard covers a part of the run: what the whole covers is judged on the merge.
+        if not ran and self.shard is None:
             reasons.append("no case ran: nothing was certified")
         ran_dialects = {result.dialect for result in ran}
-        for dialect in self.coverage.selected or ():
+        for dialect in self.coverage.selected or () if self.shard is None else ():
             if dialect not in ran_dialects:
                 why = (
                     "the adapter does not support it"
@@ -291,10 +294,34 @@ class Report:
                     "skip_kind": r.skip_kind,
                     "runs": r.runs,
                     "seconds": round(r.seconds, 4),
+                    "checks": dict(sorted(r.checks.items())),
                 }
                 for r in self.results
             ],
+            "shard": self.shard,
         }
+
+
+def results_from_json(data: dict[str, Any]) -> list[CaseResult]:
+    """The case results a report recorded, as the run had them (to merge shards)."""
+    failures: dict[str, list[Failure]] = {}
+    for item in data["failures"]:
+        failures.setdefault(item["case"], []).append(Failure.from_json(item))
+    return [
+        CaseResult(
+            case=item["id"],
+            dialect=item["dialect"],
+            kind=item["kind"],
+            level=item["level"],
+            checks=dict(item.get("checks") or {}),
+            failures=failures.get(item["id"], []),
+            skipped=item.get("skipped"),
+            skip_kind=item.get("skip_kind"),
+            runs=item["runs"],
+            seconds=item["seconds"],
+        )
+        for item in data["cases"]
+    ]
 
 
 def report_schema() -> dict[str, Any]:

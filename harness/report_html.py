@@ -27,7 +27,7 @@ from typing import Any
 
 from .adapters.reference import reference_factory
 from .html_page import page, scroll
-from .render import percent
+from .report_markdown import percent
 from .summary import must_pass_counts
 
 #: Where a corpus case's file is read, from its id (ids never change).

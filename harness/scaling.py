@@ -1,69 +1,195 @@
-"""Whether a cost grows linearly with the output: the one judgement behind ``perf.linear``.
+"""One linearity judgement for the whole suite: certify's ``perf.linear``, the throughput
+report's exponent, the fuzzer's time oracle and triage's.
 
-Certify times a pathological case at two sizes, the fuzzer times an input and the same input
-with its repetition made longer, triage times a finding at a larger scale. All three ask one
-question of two CPU times and the growth in size between them, and it is answered here, so
-that a fuzz finding, its triaged corpus case and a certification report agree on what
-"linear" means.
+Time is measured on a *ladder* of sizes (each twice the last) and judged by the fitted
+exponent: the least-squares slope of log(time) against log(size) — 1 is linear, 2 quadratic,
+and over three or more sizes it tells O(n log n) (≈1.1 over a ×8 ladder) from O(n²). A
+super-linear parser is not waited for: each step's time is known before the next one runs,
+so the ladder stops as soon as the next step would pass the budget, and the verdict is the
+exponent of the steps that ran.
 
-Linear work may cost up to ``LINEAR_SLACK`` times its growth in size (allocation, caches, a
-loaded machine): the corpus' convention, ``max_ratio: 24`` for sizes eight times apart, which
-quadratic work (about 64 there) fails. A pathological case may state its own ``max_ratio``.
-A time below the noise floor a caller gives says nothing about growth and is never judged.
+The fuzzer and triage time one input at two sizes, the input and the same bytes with their
+repetitions longer (``two_sizes``): the same exponent, fitted through two points, against the
+same bound. A time below ``NOISE_FLOOR`` says nothing about growth there and is not judged.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-#: Linear work may cost this many times its growth in size.
-LINEAR_SLACK = 3.0
+#: The exponent above which time is judged super-linear (perf.linear fails; the throughput
+#: report marks it ⚠). A linear parser measures 0.9–1.1 on a ×8 ladder in CPU time, up to
+#: about 1.25 on a shared machine under load; O(n log n) about 1.1; O(n²) about 2.
+SUPER_LINEAR = 1.3
 #: CPU seconds below which the fuzzer and triage do not judge a measurement: timer
 #: resolution and scheduling noise are of that order on a shared machine.
 NOISE_FLOOR = 0.02
-#: Times are clamped to this before dividing, so that a zero reading cannot divide by zero.
-_RESOLUTION = 1e-9
+#: The step ratio of the ladder, and how many sizes it has from the smallest to the largest.
+STEP = 2
 
 
-def max_ratio(growth: float) -> float:
-    """The largest cost ratio linear work may show for sizes ``growth`` times apart
-    (``max_ratio(8) == 24``)."""
-    return LINEAR_SLACK * growth
+def fit_exponent(points: Sequence[tuple[float, float]]) -> float | None:
+    """Least-squares slope of log(time) against log(size): 1 is linear, 2 quadratic."""
+    points = [(size, seconds) for size, seconds in points if size > 0 and seconds > 0]
+    if len(points) < 2:
+        return None
+    xs = [math.log(size) for size, _ in points]
+    ys = [math.log(seconds) for _, seconds in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    denominator = sum((x - mx) ** 2 for x in xs)
+    if denominator == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / denominator
 
 
-@dataclass(frozen=True)
-class Scaling:
-    """The cost of one workload at two sizes: ``small`` and ``large`` CPU seconds, the large
-    size ``growth`` times the small one."""
+def ladder(smallest: int, largest: int) -> list[int]:
+    """Sizes from ``smallest`` to ``largest``, each ``STEP`` times the last (the largest
+    included even when the ratio is not a power of the step)."""
+    sizes = [smallest]
+    while sizes[-1] * STEP < largest:
+        sizes.append(sizes[-1] * STEP)
+    if sizes[-1] != largest:
+        sizes.append(largest)
+    return sizes
 
-    small: float
-    large: float
-    growth: float
+
+@dataclass
+class Verdict:
+    """What a ladder measured, and whether it is linear."""
+
+    points: list[tuple[float, float]] = field(default_factory=list)
+    #: The size the ladder stopped before (its predicted time was past the budget).
+    stopped_before: int | None = None
+    budget: float = 0.0
 
     @property
-    def ratio(self) -> float:
-        """How many times the small size's cost the large size cost."""
-        return self.large / max(self.small, _RESOLUTION)
+    def exponent(self) -> float | None:
+        return fit_exponent(self.points)
 
     @property
-    def exponent(self) -> float:
-        """The power of the size the cost grew with (1 linear, 2 quadratic)."""
-        if self.growth <= 1:
-            return math.nan
-        return math.log(max(self.ratio, _RESOLUTION)) / math.log(self.growth)
+    def linear(self) -> bool:
+        """Whether the ladder shows linear time (not when even its first step ran out)."""
+        exponent = self.exponent
+        if exponent is None:
+            return len(self.points) == 1 and self.stopped_before is None
+        return exponent <= SUPER_LINEAR
 
-    def superlinear(self, allowed: float | None = None, *, floor: float = 0.0) -> bool:
-        """Whether the cost grew faster than linear work may: the ratio is over ``allowed``
-        (by default ``max_ratio(growth)``) and the large size cost at least ``floor`` seconds."""
-        limit = max_ratio(self.growth) if allowed is None else allowed
-        return self.large >= floor and self.ratio > limit
+    def superlinear(self, floor: float = 0.0) -> bool:
+        """Whether the time grew faster than linear, judged only when the largest time is
+        at least ``floor`` seconds (a shorter one says nothing about growth)."""
+        return not self.linear and max(seconds for _, seconds in self.points) >= floor
 
-    def describe(self, allowed: float | None = None) -> str:
-        """One line for a finding or a report."""
-        limit = max_ratio(self.growth) if allowed is None else allowed
-        return (
-            f"{self.growth:.1f}× the text cost {self.ratio:.1f}× the CPU time "
-            f"({self.small * 1e3:.2f} ms → {self.large * 1e3:.2f} ms, exponent "
-            f"{self.exponent:.2f}; linear work may cost {limit:.1f}×)"
+    def describe(self) -> str:
+        exponent = self.exponent
+        measured = ", ".join(f"{size}: {seconds * 1e3:.1f} ms" for size, seconds in self.points)
+        text = (
+            f"time grows as size^{exponent:.2f} (allowed {SUPER_LINEAR:g}) over {measured}"
+            if exponent is not None
+            else f"too few sizes to judge ({measured})"
         )
+        if self.stopped_before is not None:
+            text += (
+                f"; stopped before size {self.stopped_before}: it would have taken longer "
+                f"than the budget of {self.budget:.1f} s"
+            )
+        return text
+
+
+def two_sizes(small: float, large: float, growth: float) -> Verdict:
+    """The verdict on one workload that cost ``small`` CPU seconds, and ``large`` at
+    ``growth`` times the size: a ladder of two steps, judged as the ladder is."""
+    return Verdict(points=[(1.0, small), (growth, large)])
+
+
+#: The ladder's budget: this many times its first two steps (a linear parser's whole ladder
+#: costs about 12× them), never less than ``FLOOR`` seconds; the second step may take
+#: ``SECOND_STEP`` times the first (a quadratic parser takes 4×); a measurement longer than
+#: ``LONG`` seconds is not repeated (noise is small beside it); and the budget is at most
+#: ``CAP`` seconds, so a slow parser is judged on fewer sizes rather than waited for.
+FACTOR, FLOOR, SECOND_STEP, LONG, CAP = 12.0, 2.0, 10.0, 1.0, 30.0
+
+
+class Exceeded(Exception):
+    """A measurement stopped at its limit, with an estimate of the time it would have taken
+    (from the share of its chunks it got through: for a super-linear parser a lower bound)."""
+
+    def __init__(self, estimate: float) -> None:
+        super().__init__(f"past the limit: about {estimate:.2f} s")
+        self.estimate = estimate
+
+
+#: One measurement: ``(size, limit) -> seconds``; it raises ``Exceeded`` past ``limit``.
+Measurement = Callable[[int, float | None], float]
+
+
+def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
+    """Time each size until the ladder ends or its next step would pass the budget.
+
+    ``seconds_at(size, limit)`` runs one measurement and returns its seconds, or raises
+    ``Exceeded`` with an estimate when it ran past ``limit`` seconds (``None``: no limit).
+    The first two sizes are timed best of two, the others once (``confirm`` measures a
+    borderline result again). The
+    budget is set from the first two steps, so it is the parser's own: a slow but linear
+    parser completes the ladder, a super-linear one is stopped. Before each later step its
+    time is predicted from the exponent so far; a step predicted past the budget is not run,
+    and one that runs past it counts at least its limit (a lower bound of its time).
+    """
+    verdict = Verdict(budget=math.inf)
+    spent = 0.0
+    for position, size in enumerate(sizes):
+        limit: float | None = None
+        if position == 1:
+            limit = SECOND_STEP * verdict.points[0][1]
+        elif position >= 2:
+            if position == 2:
+                first_two = sum(seconds for _, seconds in verdict.points)
+                verdict.budget = min(CAP, max(FLOOR, FACTOR * first_two))
+            exponent = max(verdict.exponent or 1.0, 1.0)
+            last_size, last_seconds = verdict.points[-1]
+            predicted = last_seconds * (size / last_size) ** exponent
+            if spent + predicted > verdict.budget:
+                verdict.stopped_before = size
+                return verdict
+            limit = verdict.budget - spent
+        count = 2 if position < 2 else 1
+        if verdict.points and verdict.points[-1][1] > LONG:
+            count = 1
+        best = math.inf
+        for _ in range(count):
+            try:
+                seconds = seconds_at(size, limit)
+            except Exceeded as exceeded:
+                verdict.stopped_before = size
+                verdict.points.append((size, max(exceeded.estimate, limit or 0.0)))
+                return verdict
+            spent += seconds
+            best = min(best, seconds)
+            if seconds > LONG:
+                break
+        verdict.points.append((size, best))
+    return verdict
+
+
+#: A super-linear verdict below this exponent is measured again, interleaved, before it
+#: stands: one load spike on a shared machine must not fail a linear parser (a quadratic one
+#: measures about 2, and is usually stopped before its last size, which needs no second look).
+CONFIRM_BELOW = 2.2
+
+
+def confirm(sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict) -> Verdict:
+    """A borderline super-linear ``verdict`` measured again: every size once per round,
+    round after round (a change in the machine's load then slows every size alike), best of
+    three rounds. A clear one (stopped, or well above the bound) stands as it is."""
+    exponent = verdict.exponent
+    if verdict.linear or verdict.stopped_before is not None or exponent is None:
+        return verdict
+    if exponent >= CONFIRM_BELOW:
+        return verdict
+    best = dict.fromkeys(sizes, math.inf)
+    for _ in range(3):
+        for size in sizes:
+            best[size] = min(best[size], seconds_at(size, None))
+    points = [(size, seconds) for size, seconds in best.items() if seconds < math.inf]
+    return Verdict(points=points, budget=verdict.budget)

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .bench.render import FLOOR, SUPER_LINEAR, headline, headline_exponents
+from .bench.report_markdown import FLOOR, headline, headline_exponents
 from .html_page import page, scroll
-from .render import percent
 from .report_html import raw_conformance, title
+from .report_markdown import percent
+from .scaling import SUPER_LINEAR
 
 CERTIFICATION = "report.json"
 THROUGHPUT = "bench.json"

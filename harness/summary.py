@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .render import percent
+from .report_markdown import percent
 
 #: The hand-written page beside the summary that lists the distinct bugs the reports show.
 FINDINGS = "FINDINGS.md"

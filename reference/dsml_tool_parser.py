@@ -10,8 +10,13 @@
     </｜DSML｜function_calls>
 
 ``｜`` is U+FF5C. A ``string="true"`` value is raw text: it streams as a JSON string,
-escaped as it arrives. Any other value is JSON and streams verbatim (DeepSeek's encoder
-writes it with ``json.dumps``); the parser never re-serialises it. No schema is consulted.
+escaped as it arrives. Any other value should be JSON (DeepSeek's encoder writes it with
+``json.dumps``): it is held until its close tag and forwarded verbatim when it is JSON,
+never re-serialised. A value that is not JSON (``string="false">hello<``, or a truncated
+object) becomes the JSON string of its text, as vLLM's and SGLang's DSML parsers fall back:
+the parser builds the arguments object itself, so it must not build one that
+``json.loads`` rejects (DeepSeek's own ``decode_dsml_to_arguments`` pastes the text in
+and does). No schema is consulted.
 
 The payload is not XML-like in the seed's sense (the type lives in an attribute, not in a
 schema), so this parser derives from ``ToolParser`` directly and shares only the markup
@@ -26,6 +31,7 @@ Arguments are one JSON object, ``{"k": v, ...}`` with ``json.dumps`` separators,
 
 from __future__ import annotations
 
+import json
 import re
 from json.encoder import encode_basestring
 from typing import ClassVar
@@ -78,6 +84,7 @@ class DsmlToolParser(ToolParser):
         PARAMETER_OPEN: (f"<{DSML}", "<"),
     }
     _value_tags: ClassVar[ValueTags]
+    payload_starts = (INVOKE_OPEN,)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -100,6 +107,8 @@ class DsmlToolParser(ToolParser):
         self._key: str | None = None
         self._value_is_string = False
         self._key_emitted = False
+        #: The text of a non-string value so far: held until it ends, then checked.
+        self._held: list[str] = []
         #: The search for the end of an undecided invoke or parameter header.
         self._search = ResumableSearch()
 
@@ -188,19 +197,20 @@ class DsmlToolParser(ToolParser):
         self._key = values.get("name")
         self._value_is_string = values.get("string") == "true"
         self._key_emitted = False
+        self._held = []
 
     def _consume_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
-        """Stream what is stable of the value; ``True`` once it ended."""
+        """Consume what is stable of the value; ``True`` once it ended."""
+        if not self._value_is_string:
+            return self._consume_typed_value(text, pos, deltas, final)
         if not final and text.find("<", pos) < 0:
             # The hot path: no markup in sight, everything is value.
             if pos < len(text):
                 raw = text[pos:] if pos else text
                 if self._key_emitted:
-                    self._emit_arguments(
-                        deltas, encode_basestring(raw)[1:-1] if self._value_is_string else raw
-                    )
+                    self._emit_arguments(deltas, encode_basestring(raw)[1:-1])
                 else:
                     self._emit_value(deltas, raw)
             return len(text), False
@@ -218,18 +228,62 @@ class DsmlToolParser(ToolParser):
         self._emit_value(deltas, text[pos:end], last=True)
         return (end + len(tag) if tag == PARAMETER_CLOSE else end), True
 
+    def _consume_typed_value(
+        self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
+    ) -> tuple[int, bool]:
+        """Hold a non-string value until it ends; then emit it as JSON (``True`` once ended).
+
+        Held text waits in pieces and is joined once, so a long value costs linear time.
+        """
+        n = len(text)
+        if not final and text.find("<", pos) < 0:
+            if pos < n:
+                self._held.append(text[pos:] if pos else text)
+            return n, False
+        tags = self._value_tags
+        end, tag = tags.find_end(text, pos)
+        if end < 0 and not final:
+            stable = tags.stable_end(text, pos)
+            if stable > pos:
+                self._held.append(text[pos:stable])
+            return stable, False
+        if end < 0:
+            end = n
+            if end == pos and not self._held:
+                return end, True  # the input ended before the value began: invent none
+        self._held.append(text[pos:end])
+        raw = "".join(self._held)
+        self._held = []
+        if self._key is not None:
+            opener = ", " if self._arguments_emitted else "{"
+            value = raw if _is_json(raw) else json.dumps(raw, ensure_ascii=False)
+            self._emit_arguments(deltas, f'{opener}"{json_string_piece(self._key)}": {value}')
+        return (end + len(tag) if tag == PARAMETER_CLOSE else end), True
+
     def _emit_value(self, deltas: list[DeltaToolCall], raw: str, *, last: bool = False) -> None:
+        """Stream a piece of a string value, preceded by its key the first time."""
         key = self._key
         if key is None:
             return
-        is_string = self._value_is_string
-        piece = encode_basestring(raw)[1:-1] if is_string else raw
-        if last and is_string:
+        piece = encode_basestring(raw)[1:-1]
+        if last:
             piece += '"'
         if not self._key_emitted:
             self._key_emitted = True
             opener = ", " if self._arguments_emitted else "{"
-            quote = '"' if is_string else ""
-            piece = f'{opener}"{json_string_piece(key)}": {quote}{piece}'
+            piece = f'{opener}"{json_string_piece(key)}": "{piece}'
         if piece:
             self._emit_arguments(deltas, piece)
+
+
+def _is_json(text: str) -> bool:
+    """Whether ``text`` is one JSON value (``NaN`` and ``Infinity`` are not JSON)."""
+    try:
+        json.loads(text, parse_constant=_reject_constant)
+    except ValueError:
+        return False
+    return True
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")

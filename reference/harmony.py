@@ -21,7 +21,15 @@ vLLM's ``HarmonyParser`` routes them:
 - channel ``analysis``: reasoning (always: the channel says so, whatever the thinking flag);
 - channel ``final``, or ``commentary`` without a recipient (a preamble): content;
 - anything else (a built-in tool such as ``browser.search``, an unknown or missing channel):
-  dropped, as are calls when the request's ``tool_choice`` is ``none``.
+  dropped, as are calls when the request's ``tool_choice`` is ``none``. A built-in tool is
+  run by the server (the Responses API), never by the client: vLLM's chat completions make
+  calls of ``functions.*`` recipients only. (SGLang's detector reads any ``to=NS.NAME`` as a
+  call of ``NAME``, so ``browser.search`` becomes a call of an offered ``search``: a bug.)
+
+Consecutive messages of one channel are joined as the model wrote them, with nothing
+between (``…up.`` + ``The…``): a separator would be text the model did not write, and a
+stream cannot take back what it sent. Peers differ here (vLLM's complete parse joins with
+``\n``, SGLang's with a space); the corpus lists the three as implementation-defined.
 
 The parser reads decoded text (``skip_special_tokens=False``). Every marker is one special
 token of the o200k_harmony vocabulary, so bodies stream at once with nothing held back; the

@@ -28,8 +28,13 @@ class JsonToolParser(ToolParser):
 
     name_field: ClassVar[str] = "name"
     argument_field: ClassVar[str] = "arguments"
+    #: Other field names read as the arguments where the dialect's models also write them;
+    #: the first arguments field of an envelope wins, whichever name it has.
+    argument_field_aliases: ClassVar[tuple[str, ...]] = ()
     #: Whether the payload may be a JSON array of envelopes, one call each.
     accepts_envelope_list: ClassVar[bool] = False
+    #: An envelope is a JSON object: an open tag followed by anything else is prose.
+    payload_starts = ("{",)
 
     def __init__(self, request: Request) -> None:
         super().__init__(request)
@@ -94,7 +99,9 @@ class JsonToolParser(ToolParser):
                     break
                 self._scanner.reset()
                 key = self._key
-                if key == self.argument_field and not self._arguments_seen:
+                if (
+                    key == self.argument_field or key in self.argument_field_aliases
+                ) and not self._arguments_seen:
                     self._arguments_seen = True
                     self._phase = _ARGUMENTS
                 elif key == self.name_field and not self._name_seen and text[i] == '"':

@@ -18,8 +18,9 @@ class ReasoningParser:
 
     This is the convention of Qwen3, QwQ and DeepSeek-R1: the chat template ends the prompt
     inside ``<think>``, so the output starts in reasoning whether or not the model repeats
-    the open tag. A request that turns thinking off (``thinking: false``) disables the
-    reasoning channel: the template then closes the block in the prompt.
+    the open tag, also after layout whitespace (``"\n<think>R"`` is reasoning ``R``, as
+    vLLM's R1 parser reads it). A request that turns thinking off (``thinking: false``)
+    disables the reasoning channel: the template then closes the block in the prompt.
     """
 
     open_tag: ClassVar[str] = "<think>"

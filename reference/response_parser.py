@@ -29,6 +29,8 @@ TOOL = "tool"
 
 #: Characters that may separate two consecutive tool blocks (seed 000, "工具块之间的分隔符").
 _SEPARATORS = "\r\n"
+#: Whitespace that may stand before a repeated reasoning open tag.
+_LAYOUT = " \t\r\n"
 
 
 class ResponseParser:
@@ -61,8 +63,15 @@ class ResponseParser:
             REASONING if reasoning is not None and reasoning.starts_in_reasoning() else PLAIN
         )
         self._open_may_repeat = self._mode == REASONING
+        #: Layout whitespace already seen at the start of template-opened reasoning.
+        self._open_layout = 0
         self._pending = ""
         self._return_mode = PLAIN
+        #: The channel an open tag was found in, where it goes back if it was prose.
+        self._tool_found_in = PLAIN
+        #: Newlines dropped before an open tag right after a block: text again if the
+        #: tag turns out to be prose.
+        self._separators_before_tool = ""
         self._after_block = False
         #: Newlines after a tool block, held out of the pending text until the next text
         #: shows whether another block opens (then they are dropped) or not (then they are
@@ -139,6 +148,18 @@ class ResponseParser:
                     out.append((DeltaMessage(None, None, deltas), True))
                 if not tool.block_closed:
                     break
+                if tool.block_rejected:
+                    # The open tag was prose: it is text of the channel it was found in, and
+                    # the text after it (nothing of which was consumed) is read again there.
+                    self._mode = self._tool_found_in
+                    released = self._separators_before_tool + tool.open_tag
+                    self._separators_before_tool = ""
+                    if self._mode is PLAIN:
+                        out.append((DeltaMessage(content=released), False))
+                    else:
+                        out.append((DeltaMessage(reasoning_content=released), False))
+                    continue
+                self._separators_before_tool = ""
                 self._mode = self._return_mode
                 self._after_block = True
                 continue
@@ -177,7 +198,7 @@ class ResponseParser:
             out.append((DeltaMessage(content=pending[pos:position]), False))
         pos = position + len(tag)
         if self.tool_parser is not None and tag == self.tool_parser.open_tag:
-            self._enter_tool(PLAIN)
+            self._enter_tool(PLAIN, PLAIN)
         else:
             self._mode = REASONING
             self._open_may_repeat = False
@@ -189,11 +210,19 @@ class ResponseParser:
         reasoning = self.reasoning_parser
         assert reasoning is not None
         if self._open_may_repeat:
-            # The template opened reasoning; the model may still repeat the open tag.
-            if pending.startswith(reasoning.open_tag, pos):
-                pos += len(reasoning.open_tag)
+            # The template opened reasoning; the model may still repeat the open tag, after
+            # layout whitespace ("\n<think>R" is reasoning "R": the tag is protocol, and the
+            # newline before it is layout). The whitespace is scanned once: how much of it
+            # is known waits in _open_layout while the text after it has not arrived.
+            n = len(pending)
+            after = pos + self._open_layout
+            while after < n and pending[after] in _LAYOUT:
+                after += 1
+            if pending.startswith(reasoning.open_tag, after):
+                pos = after + len(reasoning.open_tag)
                 self._open_may_repeat = False
-            elif not final and (pos == len(pending) or pending[pos:] in reasoning.open_prefixes):
+            elif not final and (after == n or pending[after:] in reasoning.open_prefixes):
+                self._open_layout = after - pos
                 return pos, False
             else:
                 self._open_may_repeat = False
@@ -211,13 +240,14 @@ class ResponseParser:
         if tag == reasoning.close_tag:
             self._mode = PLAIN
         else:
-            self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING)
+            self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING, REASONING)
         return pos, True
 
-    def _enter_tool(self, return_mode: str) -> None:
+    def _enter_tool(self, return_mode: str, found_in: str) -> None:
         tool = self.tool_parser
         assert tool is not None
         self._return_mode = return_mode
+        self._tool_found_in = found_in
         self._mode = TOOL
         tool.begin_tool_block()
 
@@ -249,6 +279,7 @@ class ResponseParser:
         for start in range(first, end + 1):
             if pending.startswith(open_tag, start):
                 self._after_block = False
+                self._separators_before_tool = "".join(self._held_separators) + pending[pos:start]
                 self._held_separators = []
                 return start
         if not final and any(

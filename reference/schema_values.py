@@ -17,12 +17,45 @@ from typing import Any
 #: JSON Schema type names this module understands.
 _KNOWN_TYPES = frozenset(("string", "integer", "number", "boolean", "null", "object", "array"))
 _STRING_ONLY = frozenset(("string",))
+#: Type names tool definitions write for the JSON ones (``float``, ``int``, ``bool``, …), as
+#: the parser shipped with Qwen3-Coder reads them (``qwen3coder_tool_parser.py``: prefixes
+#: ``int``/``uint``/``long``/``short``/``unsigned`` and ``num``/``float``); vLLM's and
+#: SGLang's XML parsers read them the same way, so a ``"float"`` 3.14 is a number.
+_TYPE_ALIASES = {
+    "str": "string",
+    "text": "string",
+    "varchar": "string",
+    "char": "string",
+    "enum": "string",
+    "bool": "boolean",
+    "binary": "boolean",
+    "dict": "object",
+    "map": "object",
+    "list": "array",
+}
+_INTEGER_PREFIXES = ("int", "uint", "long", "short", "unsigned")
+_NUMBER_PREFIXES = ("num", "float", "double", "decimal")
+
+
+def _json_type_name(name: str) -> str:
+    """The JSON Schema type a declared type name stands for (itself when it is one)."""
+    name = name.strip().lower()
+    if name in _KNOWN_TYPES:
+        return name
+    if name in _TYPE_ALIASES:
+        return _TYPE_ALIASES[name]
+    if name.startswith(_INTEGER_PREFIXES):
+        return "integer"
+    if name.startswith(_NUMBER_PREFIXES):
+        return "number"
+    return name
 
 
 def value_types(schema: object) -> frozenset[str]:
     """The JSON types a value of ``schema`` may take; empty when the schema does not say.
 
-    Reads ``type`` (a name or a list), ``anyOf`` / ``oneOf`` (the union of their members),
+    Reads ``type`` (a name or a list; ``float``, ``int``, ``bool``, ``dict``, ``list`` … read as
+    the JSON types they stand for), ``anyOf`` / ``oneOf`` (the union of their members),
     ``nullable``, and, when no type is given, ``enum`` / ``const`` values, ``properties``
     (an object) and ``items`` (an array).
     """
@@ -31,9 +64,9 @@ def value_types(schema: object) -> frozenset[str]:
     types: set[str] = set()
     declared = schema.get("type")
     if isinstance(declared, str):
-        types.add(declared)
+        types.add(_json_type_name(declared))
     elif isinstance(declared, list):
-        types.update(name for name in declared if isinstance(name, str))
+        types.update(_json_type_name(name) for name in declared if isinstance(name, str))
     for key in ("anyOf", "oneOf"):
         members = schema.get(key)
         if isinstance(members, list):

@@ -8,6 +8,14 @@ response parser is the single owner of buffered text and nothing is scanned twic
 Calls are emitted identity-first: the first fragment of an accepted call carries id, type
 and name, and argument pieces seen before the name are held and released after it, in
 order. Unknown names are filtered and the surviving calls get dense indices from 0.
+
+An open tag is not always a block: prose mentions it ("the literal token ``<tool_call>``
+marks a call"). Before it consumes anything, a tool parser decides whether the text after
+the open tag can begin its payload (``_payload_verdict``): Qwen3-Coder's must begin with
+``<function=``, hermes' with ``{``, and so on. As soon as the grammar rules the payload out,
+the block is *rejected*: the response parser releases the tag and what follows as text of
+the channel it was found in. Until then only the text the decision needs is held (layout,
+a prefix of the expected tag, a function name), scanned once.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from .json_scanner import JsonValueScanner
 from .tags import stable_prefix_end
 from .types import DeltaToolCall, Request
 
+_LAYOUT = " \t\r\n"
 _PENDING = -2  # the current call has no name yet
 _REJECTED = -1  # the current call's name is not allowed: drop everything it emits
 
@@ -40,6 +49,9 @@ class ToolParser:
     #: Whether calls with names outside the request's tools are dropped (seed 000); a
     #: dialect whose specification returns them (ds2api) sets this to False.
     filters_unknown_names: ClassVar[bool] = True
+    #: What a payload begins with, after layout whitespace (the close tag, an empty block,
+    #: is always allowed); empty: any text is payload (no verdict is taken).
+    payload_starts: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
@@ -62,6 +74,14 @@ class ToolParser:
         self._arguments_emitted = False
         self._payload_closed = False
         self.block_closed = True
+        #: Whether the text after the open tag turned out not to be a payload: the tag was
+        #: prose, and the response parser releases it (nothing of the text was consumed).
+        self.block_rejected = False
+        self._payload_decided = True
+        #: How far the verdict has scanned the undecided text, and where it stands in it
+        #: (``_word_then_tag_verdict``'s phases): a resumed verdict scans nothing twice.
+        self._verdict_scanned = 0
+        self._verdict_phase = 0
         #: Whether any call has been emitted in this response (for finish_reason).
         self.tool_emitted = False
 
@@ -71,6 +91,10 @@ class ToolParser:
         """Called by the response parser right after it consumed the outer open tag."""
         self._payload_closed = False
         self.block_closed = False
+        self.block_rejected = False
+        self._payload_decided = False
+        self._verdict_scanned = 0
+        self._verdict_phase = 0
 
     def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], final: bool = False) -> int:
         """Consume what is stable of ``text`` (which starts inside the block).
@@ -80,6 +104,15 @@ class ToolParser:
         """
         if self.block_closed:
             return 0
+        if not self._payload_decided:
+            verdict = self._payload_verdict(text, final)
+            if verdict < 0:
+                self.block_rejected = self.block_closed = True
+                return 0
+            if verdict == 0 and not final:
+                return 0  # nothing consumed: the decision still needs more text
+            # Confirmed, or the input ended first: a block truncated after its open tag.
+            self._payload_decided = True
         consumed = 0
         if not self._payload_closed:
             consumed = self._consume_stream_payload(text, deltas, final)
@@ -104,6 +137,83 @@ class ToolParser:
                 return stable_prefix_end(text, self.close_prefixes, consumed)
         self.block_closed = True
         return len(text)
+
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """Whether ``text`` (after the open tag, nothing consumed) begins a payload: 1 yes,
+        -1 no (the open tag was prose), 0 not known yet.
+
+        This default reads ``payload_starts``: after layout whitespace and repeats of the
+        open tag (a stutter: ``<tool_call><tool_call>{…}`` is one block), the text must begin
+        with one of them or with the close tag. What is skipped is scanned once.
+        """
+        starts = self.payload_starts
+        if not starts:
+            return 1
+        n = len(text)
+        i = self._verdict_scanned
+        repeat = self.open_tag.lstrip(_LAYOUT)
+        while True:
+            while i < n and text[i] in _LAYOUT:
+                i += 1
+            if not text.startswith(repeat, i):
+                break
+            i += len(repeat)
+        self._verdict_scanned = i
+        if i == n:
+            return 0
+        if n - i < len(repeat) and repeat.startswith(text[i:]):
+            return 0  # maybe another repeat
+        close_tag = self.close_tag
+        candidates = (*starts, close_tag) if close_tag else starts
+        undecided = False
+        for start in candidates:
+            if text.startswith(start, i):
+                return 1
+            if n - i < len(start) and start.startswith(text[i:]):
+                undecided = True
+        return 0 if undecided else -1
+
+    def _word_then_tag_verdict(
+        self, text: str, stops: str, follow: tuple[str, ...], word_end: str = ""
+    ) -> int:
+        """The verdict of a payload that begins with a name and then a tag (GLM's
+        ``NAME<arg_key>``, Mistral's ``NAME[ARGS]``): layout, at most one word (no layout
+        and none of ``stops`` in it), layout, then one of ``follow``. Prose shows itself at
+        the second word ("<tool_call> marks a call"), or at a character that begins no tag.
+        A ``word_end`` right after the word (GLM-4.5's name line ends with ``\n``) confirms
+        the payload at once, so the name is not held for the next token.
+        """
+        n = len(text)
+        i = self._verdict_scanned
+        phase = self._verdict_phase  # 0: before the word, 1: in it, 2: after it
+        repeat = self.open_tag
+        while i < n:
+            c = text[i]
+            if phase == 0 and text.startswith(repeat, i):
+                i += len(repeat)  # a repeated open tag before the name: a stutter
+                continue
+            if c in _LAYOUT:
+                if phase == 1:
+                    if c == word_end:
+                        self._verdict_scanned = i
+                        return 1
+                    phase = 2
+            elif c in stops or phase == 2:
+                break  # a tag may start here, or a second word does
+            elif phase == 0:
+                phase = 1
+            i += 1
+        self._verdict_scanned = i
+        self._verdict_phase = phase
+        if i == n:
+            return 0
+        undecided = False
+        for tag in follow:
+            if text.startswith(tag, i):
+                return 1
+            if n - i < len(tag) and tag.startswith(text[i:]):
+                undecided = True
+        return 0 if undecided else -1
 
     def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         """Consume the dialect's inner payload; set ``_payload_closed`` when it ends.

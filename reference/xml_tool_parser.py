@@ -30,7 +30,7 @@ The driver owns value consumption. A value whose schema allows only strings (or 
 no schema) streams JSON-escaped as it arrives, unless it starts with a quote; any other value
 is held until its close tag and converted by the schema (``schema_values``). Of a value,
 only a declared prefix of a tag that can end it stays unconsumed; a held value, and the
-whitespace that the dialect's ``value_whitespace`` convention may strip, wait in the state
+newline that the dialect's ``value_whitespace`` convention may strip, wait in the state
 as pieces (as LMDeploy's buffered parts), so no text is copied again per chunk and the
 work stays linear even for a value that is held whole. The arguments are emitted as one
 JSON object, ``{"k": v, "k2": v2}`` (``json.dumps`` separators), duplicates kept in order;
@@ -56,9 +56,8 @@ ARG_VALUE = "arg_value"
 DONE = "done"
 
 # value_whitespace conventions: what of a value's surrounding whitespace is protocol.
-KEEP_WHITESPACE = "keep"  # GLM: the value is exactly what is between the tags
+KEEP_WHITESPACE = "keep"  # GLM, MiniMax-M2: the value is exactly what is between the tags
 ONE_NEWLINE = "one_newline"  # Qwen3-Coder: one leading and one trailing newline are layout
-STRIP_WHITESPACE = "strip"  # MiniMax-M2: all surrounding whitespace is layout
 
 # How the current value is being consumed.
 _UNDECIDED = 0  # a string value whose first character is not known yet
@@ -95,6 +94,9 @@ class XmlToolParser(ToolParser):
     arg_value_end_tags: ClassVar[tuple[str, ...]] = ()
     #: Which surrounding whitespace of a value is protocol layout, not value text.
     value_whitespace: ClassVar[str] = KEEP_WHITESPACE
+    #: A value's open tag that the model may repeat at the value's start (GLM's dedicated
+    #: ``<arg_value>`` token): repeats are protocol, dropped, never value text.
+    value_repeated_open: ClassVar[str] = ""
     #: The payload's own tags with the proper prefixes that can end a chunk, longest first.
     inner_tags: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: Derived from the declarations above: what ends a value and what to hold back.
@@ -235,6 +237,12 @@ class XmlToolParser(ToolParser):
         """
         state = self._state
         n = len(text)
+        repeated = self.value_repeated_open
+        if repeated and not state.held and not state.key_emitted:  # at the value's start
+            while text.startswith(repeated, pos):
+                pos += len(repeated)  # each repeat is consumed once
+            if not final and n - pos < len(repeated) and repeated.startswith(text[pos:]):
+                return pos, False  # nothing or a prefix of the tag: wait
         if not state.leading_done:
             if text.startswith("\n", pos):
                 pos += 1
@@ -256,9 +264,6 @@ class XmlToolParser(ToolParser):
                 state.value_mode = _HOLD
             else:
                 state.value_mode = _STREAM
-                if self.value_whitespace == STRIP_WHITESPACE:
-                    state.held.clear()
-                    pos = first
         if state.value_mode == _HOLD:
             return self._consume_held_value(text, pos, deltas, final)
         return self._consume_streamed_value(text, pos, deltas, final)
@@ -279,15 +284,14 @@ class XmlToolParser(ToolParser):
         if stable == pos:
             return pos, False
         state = self._state
-        convention = self.value_whitespace
-        if convention == KEEP_WHITESPACE or text[stable - 1] not in _WHITESPACE:
+        if self.value_whitespace == KEEP_WHITESPACE or text[stable - 1] not in _WHITESPACE:
             visible = text[pos:stable] if pos or stable < n else text
             if state.held:
                 visible = "".join(state.held) + visible
                 state.held.clear()
             self._emit_streamed(deltas, visible)
-        elif convention == ONE_NEWLINE:
-            # At most one trailing newline (and a held one) may turn out to be layout.
+        else:
+            # ONE_NEWLINE: at most one trailing newline (and a held one) may be layout.
             candidate = "".join(state.held) + text[pos:stable]
             layout = len(candidate) - len(_one_trailing_newline(candidate))
             if candidate[-1] == "\r":
@@ -295,15 +299,6 @@ class XmlToolParser(ToolParser):
             state.held = [candidate[len(candidate) - layout :]] if layout else []
             if layout < len(candidate):
                 self._emit_streamed(deltas, candidate[: len(candidate) - layout])
-        else:
-            # A trailing whitespace run may be layout; a run spread over chunks is collected.
-            visible_end = stable
-            while visible_end > pos and text[visible_end - 1] in _WHITESPACE:
-                visible_end -= 1
-            if visible_end > pos:
-                self._emit_streamed(deltas, "".join(state.held) + text[pos:visible_end])
-                state.held = []
-            state.held.append(text[visible_end:stable])
         return stable, False
 
     def _emit_streamed(self, deltas: list[DeltaToolCall], visible: str) -> None:
@@ -339,8 +334,6 @@ class XmlToolParser(ToolParser):
             return stable, False
         value = "".join(state.held) + text[pos : end if end >= 0 else n]
         state.held = []
-        if self.value_whitespace == STRIP_WHITESPACE:
-            value = value.lstrip(_WHITESPACE)
         value = self._without_trailing_layout(value)
         if tag is not None or value:
             self._emit_value(deltas, convert_value(value, state.value_types))
@@ -348,11 +341,8 @@ class XmlToolParser(ToolParser):
 
     def _without_trailing_layout(self, value: str) -> str:
         """The value without the trailing whitespace that the dialect's layout adds."""
-        convention = self.value_whitespace
-        if convention == ONE_NEWLINE:
+        if self.value_whitespace == ONE_NEWLINE:
             return _one_trailing_newline(value)
-        if convention == STRIP_WHITESPACE:
-            return value.rstrip(_WHITESPACE)
         return value
 
 

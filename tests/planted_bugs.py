@@ -348,3 +348,91 @@ class _SkipsLate(_Wrapped):
 def skips_after_open(dialect, request):
     """Skipping is an answer to ``open`` only: this one skips in the middle of a stream."""
     return _SkipsLate(dialect, request)
+
+
+class _FreshIdPerFragment(_Wrapped):
+    """A serving layer that draws a new id for every delta of a call."""
+
+    drawn = 0
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = []
+            for call in delta.get("tool_calls") or ():
+                self.drawn += 1
+                calls.append({**call, "id": f"call_{self.drawn:04d}"})
+            out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+
+def fresh_id_per_fragment(dialect, request):
+    return _FreshIdPerFragment(dialect, request)
+
+
+class _OneIdForAll(_Wrapped):
+    """Every call of the response gets the id ``call_0``: tool results go to the wrong call."""
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = [
+                {**call, "id": "call_0"} if "id" in call else call
+                for call in delta.get("tool_calls") or ()
+            ]
+            out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+
+def one_id_for_all_calls(dialect, request):
+    return _OneIdForAll(dialect, request)
+
+
+class _HoldsArguments(_Wrapped):
+    """Streams names at once but holds every argument fragment until the stream ends (a
+    parser that buffers values until the call closes)."""
+
+    def __init__(self, dialect, request):
+        super().__init__(dialect, request)
+        self.held = []
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = []
+            for call in delta.get("tool_calls") or ():
+                function = call.get("function") or {}
+                if function.get("arguments"):
+                    self.held.append(
+                        {"index": call["index"], "function": {"arguments": function["arguments"]}}
+                    )
+                    function = {k: v for k, v in function.items() if k != "arguments"}
+                    if not function and set(call) <= {"index", "function"}:
+                        continue
+                calls.append({**call, "function": function})
+            if calls or "tool_calls" not in delta:
+                out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+    def finish(self):
+        released = [{"tool_calls": [fragment]} for fragment in self.held]
+        return self.transform(self.inner.finish()) + released
+
+
+def holds_arguments_until_the_end(dialect, request):
+    return _HoldsArguments(dialect, request)
+
+
+#: Every chunk and delta any session saw: a cache nobody evicts (memory grows per request).
+_SEEN: list = []
+
+
+class _Hoarder(_Wrapped):
+    def feed(self, text, token_ids=None):
+        deltas = super().feed(text, token_ids)
+        _SEEN.append((text, [dict(delta) for delta in deltas], list(token_ids or ())))
+        return deltas
+
+
+def keeps_every_chunk_forever(dialect, request):
+    return _Hoarder(dialect, request)

@@ -9,9 +9,10 @@ import pytest
 
 from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import measure, reference_result
-from toolconform.harness.bench.results import BenchRun, compare, fit_exponent, scaling_exponents
+from toolconform.harness.bench.results import BenchRun, compare, scaling_exponents
 from toolconform.harness.bench.workloads import Workload, chunkings, long_string, workloads
 from toolconform.harness.cli import main
+from toolconform.harness.scaling import fit_exponent
 
 
 def test_fit_exponent_reads_the_slope() -> None:

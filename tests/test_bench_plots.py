@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from toolconform.harness.bench.plots import duration_label, figures, size_label
-from toolconform.harness.bench.render import render_html, render_markdown
+from toolconform.harness.bench.report_markdown import render_html, render_markdown
 
 matplotlib = pytest.importorskip("matplotlib")
 

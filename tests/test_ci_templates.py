@@ -157,3 +157,35 @@ def test_a_later_push_updates_the_same_comment(tmp_path) -> None:
     existing = [{"id": 5, "body": "<!-- toolconform-conformance -->\nold"}]
     ((action, args),) = _comment(tmp_path, certification_report(), existing)
     assert action == "update" and args["comment_id"] == 5
+
+
+def test_the_sharded_template_runs_every_shard_and_merges_them() -> None:
+    import yaml
+
+    from toolconform.harness.cli import build_parser
+
+    workflow = yaml.safe_load(
+        (ROOT / "ci-templates" / "github-actions-toolconform-full.yml").read_text()
+    )
+    shards = workflow["jobs"]["shard"]["strategy"]["matrix"]["shard"]
+    run = next(
+        step["run"]
+        for step in workflow["jobs"]["shard"]["steps"]
+        if "--shard" in step.get("run", "")
+    )
+    assert f"--shard ${{{{ matrix.shard }}}}/{len(shards)}" in run
+    merge = next(
+        step["run"]
+        for step in workflow["jobs"]["merge"]["steps"]
+        if "--merge" in step.get("run", "")
+    )
+    # The options the template uses are certify's own.
+    options = {
+        a
+        for action in build_parser()._subparsers._group_actions[0].choices["certify"]._actions
+        for a in action.option_strings
+    }
+    for line in (run, merge):
+        for word in line.split():
+            if word.startswith("--"):
+                assert word in options, word

@@ -234,10 +234,35 @@ def test_final_closes_a_string_value_and_the_object(dialect: str) -> None:
 
 
 @pytest.mark.parametrize("dialect", DSML_DIALECTS)
-def test_final_keeps_a_raw_value_as_it_came(dialect: str) -> None:
+def test_final_keeps_a_truncated_raw_value_as_its_text(dialect: str) -> None:
+    """A raw value cut by the end of the input is no JSON: it becomes the string of its
+    text, so the arguments stay a JSON object (before: ``{"a": {"b": "partial}``)."""
     full = block(dialect, ("f", [("a", '{"b": "partial"}', False)]))
     text = full[: full.index("partial") + len("partial")]
-    check(dialect, text, Expected("", None, [("f", '{"a": {"b": "partial}')]))
+    check(dialect, text, Expected("", None, [("f", '{"a": "{\\"b\\": \\"partial"}')]))
+
+
+@pytest.mark.parametrize("dialect", DSML_DIALECTS)
+@pytest.mark.parametrize(
+    ("raw", "arguments"),
+    [
+        ("hello", '{"label": "hello"}'),  # a bare word: vLLM and SGLang fall back to a string
+        ("", '{"label": ""}'),  # nothing at all is no JSON value either
+        ("NaN", '{"label": "NaN"}'),  # Python's json reads it; JSON has no NaN
+        ("{'a': 1}", '{"label": "{\'a\': 1}"}'),  # a Python dict is not JSON
+        (" 3 ", '{"label":  3 }'),  # JSON with layout is forwarded verbatim
+        ('"quoted"', '{"label": "quoted"}'),  # a JSON string is JSON
+    ],
+)
+def test_a_raw_value_that_is_not_json_becomes_a_string(
+    dialect: str, raw: str, arguments: str
+) -> None:
+    """The parser builds the arguments object, so every value in it must be JSON: a
+    ``string="false"`` value that ``json.loads`` rejects is kept as the string of its text
+    (before: ``{"label": hello}``, which no client can read)."""
+    text = block(dialect, ("f", [("label", raw, False)]))
+    check(dialect, text, Expected("", None, [("f", arguments)]))
+    json.loads(arguments)
 
 
 @pytest.mark.parametrize("dialect", DSML_DIALECTS)

@@ -414,6 +414,12 @@ def test_libfuzzer_status_lines_are_parsed():
     assert not parse_status("INFO: Seed: 1", progress)
 
 
+#: A call the planted off-by-one parser loses when a chunk ends inside ``<tool_call>``
+#: (whole in one chunk it parses right). An unterminated block would not do: it comes back
+#: whole as text either way.
+WELL_FORMED_CALL = 'Hi <tool_call>{"name": "x", "arguments": {}}</tool_call>'
+
+
 def planted_target(dialect: str) -> Target:
     return Target("planted", (dialect,), FAMILIES["json"].fragments, load_in_process("reference"))
 
@@ -476,7 +482,7 @@ def test_planted_quadratic_parser_is_found_by_the_sampled_linear_time_oracle(tmp
 def test_seeds_are_judged_by_every_oracle(tmp_path):
     """A seed whose fault only the expensive oracles show (its one chunk is fine; cut at
     every boundary it is not) is found at once, though it does not ask for them."""
-    seed = encode(0, 1, (NO_TOOLS_FIELD, 0, 0), "Hi <tool_call>x")
+    seed = encode(0, 1, (NO_TOOLS_FIELD, 0, 0), WELL_FORMED_CALL)
     target = planted_target(fuzz_planted.PLANTED)
     assert not target.decode(seed).thorough
     target.test_one_input(seed)
@@ -513,7 +519,7 @@ def test_libfuzzer_inputs_kept_for_coverage_are_judged_by_every_oracle(tmp_path)
 
 def test_a_finding_only_every_boundary_shows_is_minimised_from_that_chunking():
     target = planted_target(fuzz_planted.PLANTED)
-    one_chunk = FuzzInput(fuzz_planted.PLANTED, {}, ("Hi <tool_call>x",), aligned=True)
+    one_chunk = FuzzInput(fuzz_planted.PLANTED, {}, (WELL_FORMED_CALL,), aligned=True)
     assert failure_of(target, one_chunk, thorough=False) is None
     finding = failure_of(target, one_chunk)
     assert finding is not None and finding.check == "result.chunking-invariant"

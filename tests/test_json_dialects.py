@@ -216,13 +216,28 @@ def test_non_bmp_and_escapes_in_arguments(dialect: str) -> None:
     )
 
 
-@pytest.mark.parametrize("dialect", JSON_DIALECTS)
+@pytest.mark.parametrize("dialect", ["qwen3", "qwen25", "internlm"])
 def test_the_other_dialects_argument_field_is_ignored(dialect: str) -> None:
     tp = parts(dialect)
     other = "parameters" if tp.argument_field == "arguments" else "arguments"
     close = tp.close_tag or ""
     text = f'{tp.open_tag}{{"name": "f", "{other}": {{"a": 1}}}}{close}'
     check(dialect, text, Expected("", None, [("f", "{}")]), no_reasoning_request(dialect))
+
+
+@pytest.mark.parametrize(
+    ("fields", "arguments"),
+    [
+        ('"arguments": {"a": 1}', '{"a": 1}'),
+        ('"arguments": {"a": 1}, "parameters": {"b": 2}', '{"a": 1}'),
+        ('"parameters": {"b": 2}, "arguments": {"a": 1}', '{"b": 2}'),
+    ],
+)
+def test_llama3_reads_arguments_under_either_field_name(fields: str, arguments: str) -> None:
+    """Llama models also write the OpenAI field name, and vLLM and SGLang read it: the
+    arguments are not dropped (before: ``{}``). The first arguments field wins."""
+    text = f'<|python_tag|>{{"name": "f", {fields}}}'
+    check("llama3_json", text, Expected("", None, [("f", arguments)]))
 
 
 def test_internlm_open_tag_split_between_its_two_tokens() -> None:

@@ -40,6 +40,22 @@ def complete(text: str, request: Request | None = None):  # type: ignore[no-unty
 # ----------------------------------------------------------------- JSON-array form
 
 
+@pytest.mark.parametrize("between", ["", " ", "\n", " \n "])
+@pytest.mark.parametrize("form", ["array", "compact"])
+def test_a_repeated_marker_opens_one_block(between: str, form: str) -> None:
+    """Mistral-7B-v0.3 repeats ``[TOOL_CALLS]`` at temperature 0: the repeat carries nothing.
+    Before, the second marker ended an empty block and the call leaked into content."""
+    payload = listed(envelope("add", '{"a": 1}'))[len("[TOOL_CALLS]") :]
+    if form == "compact":
+        payload = 'add[ARGS]{"a": 1}'
+    text = "Sum: [TOOL_CALLS]" + between + "[TOOL_CALLS]" + payload
+    check("mistral", text, Expected("Sum: ", None, [("add", '{"a": 1}')]))
+
+
+def test_a_marker_repeated_three_times_and_cut_before_the_payload() -> None:
+    check("mistral", "[TOOL_CALLS][TOOL_CALLS] [TOOL_CALLS]", Expected("", None, []))
+
+
 def test_array_with_one_call_after_content() -> None:
     arguments = '{"city": "Paris", "unit": "c"}'
     text = "Let me check." + listed(envelope("get_weather", arguments))

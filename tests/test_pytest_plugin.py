@@ -56,6 +56,21 @@ def test_listed_failures_are_expected_and_stale_entries_fail(pytester: pytest.Py
     fixed.stdout.fnmatch_lines(["*listed as failing under this chunking family, but passed*"])
 
 
+def test_a_gate_that_ran_nothing_fails(pytester: pytest.Pytester) -> None:
+    import sys
+    from pathlib import Path
+
+    program = f"cmd:{sys.executable} {Path(__file__).with_name('protocol_program.py')}"
+    result = pytester.runpytest_inprocess(
+        *ARGS, "--toolconform-adapter", program, "--toolconform-dialect", "glm47",
+        "--toolconform-case", "glm47/valid/s*",
+    )  # fmt: skip
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("skipped") and not outcomes.get("passed")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*no conformance case ran: nothing was certified*"])
+
+
 def test_a_bad_adapter_stops_the_session_with_one_line(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_inprocess(*ARGS, "--toolconform-adapter", "no_such_module:factory")
     assert result.ret == 2

@@ -60,6 +60,45 @@ def test_repeated_open_tag_is_dropped_only_at_the_start() -> None:
     check("qwen3", "<think>x<think>y</think>z", Expected("z", "x<think>y"))
 
 
+STARTS_IN_REASONING = [
+    ("qwen3", None),
+    ("qwen35", None),
+    ("glm47", None),
+    ("minimax_m2", None),
+    ("deepseek_r1", None),
+    ("deepseek_v31", True),
+    ("deepseek_v32", True),
+    ("deepseek_v4", True),
+    ("kimi_k2", True),
+]
+
+
+@pytest.mark.parametrize(("dialect", "thinking"), STARTS_IN_REASONING)
+@pytest.mark.parametrize("layout", ["\n", "\n\n", " ", "\r\n  "])
+def test_layout_before_a_repeated_open_tag_is_not_reasoning(
+    dialect: str, thinking: bool | None, layout: str
+) -> None:
+    """The template opened reasoning and the model repeats the tag after a newline: the tag
+    is protocol and the newline layout (before: reasoning ``"\\n<think>R"``, a leak)."""
+    check(dialect, layout + "<think>R</think>C", Expected("C", "R"), Request(thinking=thinking))
+
+
+@pytest.mark.parametrize("text", ["\n\nR</think>C", "  <thin</think>C", "\n<b>R</think>C"])
+def test_layout_before_other_text_stays_reasoning(text: str) -> None:
+    reasoning = text[: text.index("</think>")]
+    check("qwen3", text, Expected("C", reasoning))
+
+
+def test_a_long_layout_run_at_the_start_is_scanned_once() -> None:
+    """The whitespace waits for what follows it without being scanned again per chunk."""
+    parser = get_dialect("qwen3").new_parser()
+    for _ in range(20_000):
+        assert parser.stream_chunk("\n") == []
+    assert parser._open_layout == 20_000
+    out = parser.stream_chunk("x</think>", final=True)
+    assert "".join(m.reasoning_content or "" for m, _ in out) == "\n" * 20_000 + "x"
+
+
 def test_stray_close_tag_in_plain_mode_is_content() -> None:
     check("qwen3", "<think>r</think>a</think>b", Expected("a</think>b", "r"))
 

@@ -101,10 +101,11 @@ def test_qwen_refuses_a_string_ending_in_a_carriage_return() -> None:
     assert tc.get_renderer("qwen3_coder").fit_call(tc.Call("f", {"text": "a\r"}), TYPED) is None
 
 
-def test_minimax_draws_strings_without_the_whitespace_its_layout_strips() -> None:
-    assert arguments_read_back("minimax_m2", {"text": " a\n"}) == {"text": "a"}
+def test_minimax_carries_string_values_with_their_whitespace() -> None:
+    """MiniMax-M2 values are verbatim, so indentation and trailing newlines survive."""
+    assert arguments_read_back("minimax_m2", {"text": " a\n"}) == {"text": " a\n"}
     fitted = tc.get_renderer("minimax_m2").fit_call(tc.Call("f", {"text": " a\n"}), TYPED)
-    assert fitted == tc.Call("f", {"text": "a"})
+    assert fitted == tc.Call("f", {"text": " a\n"})
 
 
 @pytest.mark.parametrize(

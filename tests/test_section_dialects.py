@@ -327,11 +327,28 @@ def test_deepseek_v31_tool_inside_reasoning_resumes_reasoning() -> None:
 
 def test_kimi_tool_section_ends_reasoning() -> None:
     block = section("kimi_k2", call("kimi_k2", "f", "{}"))
+    thinking = Request(thinking=True)
     check("kimi_k2", f"<think>a{block}b", Expected("b", "a", [("f", "{}")]))
-    check("kimi_k2", f"a{block}b", Expected("b", "a", [("f", "{}")]))
-    check("kimi_k2", f"a{block}b", Expected("b", "a", []), Request(tools=tools("g")))
-    # Kimi starts thinking by default; thinking off means no reasoning channel at all.
+    check("kimi_k2", f"a{block}b", Expected("b", "a", [("f", "{}")]), thinking)
+    check("kimi_k2", f"a{block}b", Expected("b", "a", []), Request(thinking=True, tools=tools("g")))
+    # Thinking off means no reasoning channel at all.
     check("kimi_k2", f"a{block}b", Expected("ab", None, [("f", "{}")]), Request(thinking=False))
+
+
+def test_kimi_k2_instruct_output_starts_as_content() -> None:
+    """Kimi K2 (Instruct) does not think, and vLLM and SGLang serve it without a reasoning
+    parser: without the thinking flag the text before a section is content (before: it was
+    reasoning, and content came back empty). ``thinking: true`` selects the thinking
+    variants (K2 Thinking, K2.5), whose template opens ``<think>``."""
+    block = section("kimi_k2", call("kimi_k2", "f", "{}"))
+    check("kimi_k2", f"Checking both.{block}", Expected("Checking both.", None, [("f", "{}")]))
+    check("kimi_k2", f"plan</think>ok{block}", Expected("plan</think>ok", None, [("f", "{}")]))
+    check(
+        "kimi_k2",
+        f"plan</think>ok{block}",
+        Expected("ok", "plan", [("f", "{}")]),
+        Request(thinking=True),
+    )
 
 
 def test_kimi_missing_think_close_keeps_reasoning() -> None:

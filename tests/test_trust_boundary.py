@@ -258,7 +258,7 @@ def test_verify_report_finds_edits_other_adapters_and_forged_verdicts(
     forged["failures"] = []
     for case in forged["cases"]:
         case["status"] = "pass"
-    from toolconform.harness.render import report_files
+    from toolconform.harness.report_markdown import report_files
 
     text = json.dumps(forged, ensure_ascii=False, indent=2) + "\n"
     for name, content in report_files(text):

@@ -12,7 +12,7 @@ import pytest
 
 from toolconform.harness.cli import main
 from toolconform.harness.commands import certify as certify_command
-from toolconform.harness.render import badge_text
+from toolconform.harness.report_markdown import badge_text
 
 BUG = "tests.planted_bugs"
 PROGRAM = f"cmd:{sys.executable} {Path(__file__).parent / 'protocol_program.py'}"

@@ -465,14 +465,41 @@ def test_glm_keeps_value_whitespace() -> None:
     check("glm47", text, Expected("", None, [("f", '{"a": "\\n x \\n"}')]), Request(thinking=False))
 
 
-def test_minimax_strips_value_whitespace_and_accepts_any_name_quoting() -> None:
+def test_minimax_keeps_value_whitespace_and_accepts_any_name_quoting() -> None:
+    """The template writes a value inline between its tags, so its whitespace is its own
+    (before: stripped, ``{"a": "x y", "b": ""}``: code lost its indentation)."""
     text = (
         "</think><minimax:tool_call>\n<invoke name='f'>\n"
         "<parameter name=a>\n  x y \n</parameter>\n"
         '<parameter name="b">   </parameter>\n</invoke>\n'
         "<invoke name=g></invoke></minimax:tool_call>"
     )
-    check("minimax_m2", text, Expected("", None, [("f", '{"a": "x y", "b": ""}'), ("g", "{}")]))
+    expected = Expected("", None, [("f", '{"a": "\\n  x y \\n", "b": "   "}'), ("g", "{}")])
+    check("minimax_m2", text, expected)
+
+
+def test_minimax_keeps_code_indentation_but_types_values_without_it() -> None:
+    text = (
+        '</think><minimax:tool_call>\n<invoke name="f">\n'
+        '<parameter name="code">    def foo():\n        return 1\n</parameter>\n'
+        '<parameter name="days"> 3 </parameter>\n'
+        "</invoke>\n</minimax:tool_call>"
+    )
+    request = Request(
+        tools=[
+            {
+                "type": "function",
+                "function": {
+                    "name": "f",
+                    "parameters": {"properties": {"days": {"type": "integer"}}},
+                },
+            }
+        ]
+    )
+    code = "    def foo():\\n        return 1\\n"
+    check(
+        "minimax_m2", text, Expected("", None, [("f", f'{{"code": "{code}", "days": 3}}')]), request
+    )
 
 
 def test_glm45_emits_the_name_at_the_end_of_its_line() -> None:
@@ -603,3 +630,87 @@ def test_long_string_value_streams_with_bounded_hold_back(dialect: str) -> None:
         if value_start + 50 < seen < value_start + len(value) - 50:
             # Inside the value only a tag prefix (+ a layout newline) may wait.
             assert len(parser.held_back) <= longest + 2, repr(parser.held_back)
+
+
+@pytest.mark.parametrize("dialect", ["glm45", "glm47"])
+@pytest.mark.parametrize(
+    "between",
+    [
+        "</arg_key><arg_value>",  # the key close duplicated
+        "\n</arg_key>\n<arg_value>",
+        "</arg_value><arg_value>",  # a stray value close before the value
+        "<arg_value><arg_value>",  # the value open duplicated
+        "</arg_key><arg_value><arg_value>",
+        "</arg_key>",  # stray close, then the value without its open tag
+    ],
+)
+def test_glm_stray_tags_between_a_key_and_its_value_never_reach_the_value(
+    dialect: str, between: str
+) -> None:
+    """GLM tags are dedicated tokens, never value text (before: the reference returned
+    ``{"path": "</arg_key><arg_value>(local)"}`` for a duplicated ``</arg_key>``)."""
+    text = f"<tool_call>read_file<arg_key>path</arg_key>{between}(local)</arg_value></tool_call>"
+    check(
+        dialect,
+        text,
+        Expected("", None, [("read_file", '{"path": "(local)"}')]),
+        Request(thinking=False),
+    )
+
+
+def test_glm_a_repeated_value_open_before_a_typed_value() -> None:
+    tool = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"properties": {"days": {"type": "integer"}}}},
+    }
+    text = "<tool_call>f<arg_key>days</arg_key><arg_value><arg_value>3</arg_value></tool_call>"
+    check(
+        "glm47",
+        text,
+        Expected("", None, [("f", '{"days": 3}')]),
+        Request(tools=[tool], thinking=False),
+    )
+
+
+def test_glm_many_stray_closes_are_consumed_once() -> None:
+    parser = get_dialect("glm47").new_parser(Request(thinking=False))
+    parser.stream_chunk("<tool_call>f<arg_key>k</arg_key>")
+    for _ in range(5_000):
+        parser.stream_chunk("</arg_key>")
+        assert len(parser.held_back) < 20
+    out = parser.stream_chunk("<arg_value>v</arg_value></tool_call>", final=True)
+    arguments = "".join(c.arguments or "" for m, _ in out for c in m.tool_calls or ())
+    assert arguments == '{"k": "v"}'
+
+
+@pytest.mark.parametrize(
+    ("declared", "raw", "value"),
+    [
+        ("float", "3.14", 3.14),
+        ("double", "2", 2),
+        ("int", "42", 42),
+        ("int64", "7", 7),
+        ("uint", "7", 7),
+        ("bool", "true", True),
+        ("dict", '{"k": 1}', {"k": 1}),
+        ("list", "[1]", [1]),
+        ("str", "007", "007"),
+        ("Integer", "5", 5),
+        ("decimal", "x", "x"),  # a value the type cannot read stays the text
+    ],
+)
+def test_type_names_tool_definitions_write_for_json_types(
+    declared: str, raw: str, value: object
+) -> None:
+    """``"float"`` is no JSON Schema type, but tool definitions write it and the parser
+    shipped with Qwen3-Coder (and vLLM's test of it) reads 3.14 as a number (before: the
+    string "3.14")."""
+    tool = {
+        "type": "function",
+        "function": {"name": "f", "parameters": {"properties": {"p": {"type": declared}}}},
+    }
+    text = (
+        f"<tool_call>\n<function=f>\n<parameter=p>\n{raw}\n</parameter>\n</function>\n</tool_call>"
+    )
+    result = get_dialect("qwen3_coder").new_parser(Request(tools=[tool])).parse_complete(text)
+    assert json.loads(result.tool_calls[0].arguments) == {"p": value}

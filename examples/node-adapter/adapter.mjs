@@ -7,7 +7,8 @@
 //
 // Format: content, then <tool_call>{"name": ..., "arguments": {...}}</tool_call> blocks. The tags
 // are single tokens in the Qwen vocabulary, so they never arrive cut. Arguments are forwarded as
-// the model wrote them (key order and duplicate keys kept), found by a small JSON scanner.
+// the model wrote them (key order and duplicate keys kept), found by a small JSON scanner. An
+// open tag followed by anything but layout and "{" (or the close tag) is prose: it stays content.
 
 import readline from "node:readline";
 
@@ -96,6 +97,7 @@ class HermesSession {
     // Inside a block: the text already scanned, as pieces (joined once, when the block ends).
     this.scanned = [];
     this.inBlock = false;
+    this.deciding = false;
     this.afterBlock = false;
     this.nextIndex = 0;
   }
@@ -112,6 +114,27 @@ class HermesSession {
   drain(final) {
     const out = [];
     for (;;) {
+      if (this.deciding) {
+        // After the open tag: a payload begins with "{" (or the block is empty); a repeated
+        // open tag is a stutter; anything else means the tag was mentioned in prose.
+        const rest = this.buffer.replace(/^\s+/, "");
+        if (rest.startsWith(OPEN)) {
+          this.buffer = rest.slice(OPEN.length);
+          continue;
+        }
+        const prefixOf = (tag) => rest.length < tag.length && tag.startsWith(rest);
+        const undecided = rest === "" || prefixOf(OPEN) || prefixOf(CLOSE);
+        if (undecided && !final) break;
+        this.deciding = false;
+        if (undecided || rest.startsWith("{") || rest.startsWith(CLOSE)) {
+          this.inBlock = true;
+          this.inString = false;
+          this.escape = false;
+        } else {
+          out.push({ content: OPEN });
+        }
+        continue;
+      }
       if (this.inBlock) {
         const end = this.closeTag();
         if (end < 0 && !final) break;
@@ -138,9 +161,7 @@ class HermesSession {
       }
       if (start > 0) out.push({ content: this.buffer.slice(0, start) });
       this.buffer = this.buffer.slice(start + OPEN.length);
-      this.inBlock = true;
-      this.inString = false;
-      this.escape = false;
+      this.deciding = true;
     }
     return out;
   }

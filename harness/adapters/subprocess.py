@@ -35,7 +35,7 @@ from typing import Any
 
 from ... import __version__
 from ..events import AdapterOutputError
-from ..processes import cpu_seconds, kill_tree
+from ..processes import cpu_seconds, kill_tree, resident_bytes
 from ..protocol import PROTOCOL_VERSION, problems
 from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 
@@ -346,6 +346,10 @@ class SubprocessFactory:
 
     def cpu_seconds(self) -> float | None:
         return self._process.cpu_seconds() if self._process is not None else None
+
+    def resident_bytes(self) -> int | None:
+        """Resident memory of the program and what it started, measured from outside."""
+        return resident_bytes(self._process.popen.pid) if self._process is not None else None
 
     def call(
         self, kind: str, message: dict[str, Any], reply_kind: str, *, timeout: float | None = None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 from ... import __version__
 from ..report import machine_info
+from ..scaling import fit_exponent
 
 SCHEMA_VERSION = 1
 FLOOR = "noop"
@@ -99,19 +99,6 @@ def floor_multiples(measurements: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 }
             )
     return out
-
-
-def fit_exponent(points: list[tuple[float, float]]) -> float | None:
-    """Least-squares slope of log(time) against log(size): 1 is linear, 2 quadratic."""
-    if len(points) < 2:
-        return None
-    xs = [math.log(size) for size, _ in points]
-    ys = [math.log(seconds) for _, seconds in points]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    denominator = sum((x - mx) ** 2 for x in xs)
-    if denominator == 0:
-        return None
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / denominator
 
 
 def scaling_exponents(measurements: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -205,7 +205,7 @@ def _load(path: Path):
 def _write(args: argparse.Namespace, data: dict, comparison: list | None) -> None:
     import tempfile
 
-    from ..bench.render import render_html, render_markdown
+    from ..bench.report_markdown import render_html, render_markdown
 
     command = (
         "toolconform " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -237,7 +237,7 @@ def _write(args: argparse.Namespace, data: dict, comparison: list | None) -> Non
 
 
 def _summary(console: Console, data: dict, comparison: list | None) -> None:
-    from ..bench.render import headline
+    from ..bench.report_markdown import headline
 
     adapters, dialects, cells = headline(data)
     table = Table(title="µs per chunk at one token per chunk (× no-op), long string argument")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import fnmatch
+import hashlib
 import json
 import math
 import os
@@ -21,7 +21,6 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -29,21 +28,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ...reference import dialect_names
 from ..adapters import AdapterError, load_adapter
 from ..adapters.subprocess import Launch, sandbox_available
-from ..cases import KINDS, Case, builtin_corpus, load_cases
-from ..chunkings import chunking_model
+from ..cases import KINDS, Case, builtin_corpus
+from ..chunkings import ChunkingModel, chunking_model
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
-from ..execution import DECLARED, CaseResult, Failure
+from ..execution import CaseResult, Failure
 from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
-from ..generated import generated_cases
 from ..identity import adapter_identity
 from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
 from ..processes import contained
-from ..render import percent, report_files
 from ..report import (
     SANDBOXED,
     SELF_ATTESTED,
@@ -51,8 +47,11 @@ from ..report import (
     Report,
     check_report_directory,
     report_json_text,
+    results_from_json,
     write_report,
 )
+from ..report_markdown import percent, report_files
+from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
 HEARTBEAT_SECONDS = 30.0
@@ -119,6 +118,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         type=Path,
         help="write report.json, report.md, report.html and badge.svg here",
+    )
+    parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="run only shard K of N (cases assigned by a digest of their id); merge the N "
+        "reports with --merge",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="REPORT",
+        help="run nothing: merge the report directories of the N shards of one run into one "
+        "report (--report), classified against --expectations",
     )
     parser.add_argument(
         "--junit",
@@ -204,7 +218,27 @@ def run(args: argparse.Namespace) -> int:
         return _certify(args)
 
 
+def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
+    """Whether shard K of N runs ``case_id``: a digest of the id, so every machine agrees
+    and a case stays in its shard whatever else the corpus holds."""
+    number, count = shard
+    return int(hashlib.sha256(case_id.encode()).hexdigest()[:12], 16) % count == number - 1
+
+
+def _shard(text: str) -> tuple[int, int]:
+    number, _, count = text.partition("/")
+    try:
+        parsed = int(number), int(count)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (e.g. 2/4)") from None
+    if not 1 <= parsed[0] <= parsed[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be between 1 and N")
+    return parsed
+
+
 def _certify(args: argparse.Namespace) -> int:
+    if args.merge:
+        return _merge(args)
     # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
     out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
@@ -234,7 +268,7 @@ def _certify(args: argparse.Namespace) -> int:
         implementation["dialects"] = adapter.dialects  # how each dialect is configured
     adapter.close()
 
-    all_cases = _load_corpus(corpus_path)
+    all_cases = load_corpus(corpus_path)
     expectations = Expectations()
     if args.expectations and (args.expectations.exists() or not args.update_expectations):
         expectations = Expectations.load(args.expectations, (case.id for case in all_cases))
@@ -242,15 +276,20 @@ def _certify(args: argparse.Namespace) -> int:
     mismatch = expectations.mismatch(implementation)
     if mismatch:
         warnings.append(mismatch)
-    selection = _select(all_cases, args, adapter.supports, expectations)
-    cases = selection.cases
     generated = args.generated if args.generated is not None else (25 if args.mode == "full" else 3)
-    if generated and _draws_generated(args):
-        dialects = _generated_dialects(args, cases, adapter.supports, expectations)
-        with err.status("drawing generated cases"):
-            drawn = [case for dialect in dialects for case in generated_cases(dialect, generated)]
-        cases += [case for case in drawn if _matches(case, args)]
-    if not cases and not selection.skipped and not selection.unsupported:
+    selection = Selection(
+        dialects=tuple(args.dialect or ()),
+        cases=tuple(args.case or ()),
+        kinds=tuple(args.kind or ()),
+        generated=generated,
+    )
+    with err.status("selecting cases"):
+        planned = plan(all_cases, selection, adapter.supports, expectations)
+    if args.shard:
+        planned.cases = [case for case in planned.cases if in_shard(case.id, args.shard)]
+        planned.skipped = [r for r in planned.skipped if in_shard(r.case, args.shard)]
+    cases = planned.cases
+    if not cases and not planned.skipped and not planned.unsupported and not args.shard:
         raise UsageError("no case matches the selection (check --dialect, --case and --kind)")
     models = {}
     with err.status("finding each dialect's tokenizer"):
@@ -268,12 +307,13 @@ def _certify(args: argparse.Namespace) -> int:
         started=_dt.datetime.now(_dt.UTC),
         coverage=Coverage(
             selected=tuple(args.dialect) if args.dialect else None,
-            unsupported=tuple(sorted(selection.unsupported)),
+            unsupported=tuple(sorted(planned.unsupported)),
             chunking=models,
             allow_skips=args.allow_skips,
         ),
         warnings=warnings,
         isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
+        shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else None,
         identity=adapter_identity(args.adapter, implementation),
         options={
             "generated": generated,
@@ -287,7 +327,7 @@ def _certify(args: argparse.Namespace) -> int:
     )
     for warning in warnings:
         err.print(f"warning: {warning}", markup=False)
-    report.results.extend(selection.skipped)
+    report.results.extend(planned.skipped)
     config = PoolConfig(
         adapter_spec=args.adapter,
         mode=args.mode,
@@ -334,6 +374,80 @@ def _certify(args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
+def _merge(args: argparse.Namespace) -> int:
+    """One report from the reports of a sharded run's shards: their results together,
+    classified against the expectations as an unsharded run would have been."""
+    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    shards = [_load_shard(path) for path in args.merge]
+    first = shards[0]
+    count = int(str(first["shard"]).split("/")[1])
+    numbers = sorted(int(str(data["shard"]).split("/")[0]) for data in shards)
+    if numbers != list(range(1, count + 1)):
+        raise UsageError(f"--merge needs shards 1…{count} of one run, got {numbers}")
+    same = ("adapter", "mode", "options", "isolation", "adapter_identity", "implementation")
+    for data in shards[1:]:
+        for key in same:
+            if data[key] != first[key]:
+                raise UsageError(f"--merge: the shards differ in {key}: not one run")
+        if data["suite"] != first["suite"]:
+            raise UsageError("--merge: the shards were made with different suites or corpora")
+    coverage = first["coverage"]
+    report = Report(
+        adapter=first["adapter"],
+        implementation=first["implementation"],
+        mode=first["mode"],
+        corpus=first["suite"]["corpus"],
+        started=min(_dt.datetime.fromisoformat(data["started_at"]) for data in shards),
+        finished=max(_dt.datetime.fromisoformat(data["finished_at"]) for data in shards),
+        coverage=Coverage(
+            selected=tuple(coverage["selected"]) if coverage["selected"] else None,
+            unsupported=tuple(coverage["unsupported_dialects"]),
+            chunking={
+                dialect: ChunkingModel(
+                    dialect, tuple(cell["chunking"]["families"]), cell["chunking"]["reason"]
+                )
+                for data in shards
+                for dialect, cell in data["coverage"]["dialects"].items()
+                if cell.get("chunking")
+            },
+            allow_skips=coverage["allow_skips"],
+        ),
+        warnings=list(dict.fromkeys(w for data in shards for w in data["warnings"])),
+        isolation=first["isolation"],
+        identity=first["adapter_identity"],
+        options=first["options"],
+    )
+    report.results = sorted(
+        (result for data in shards for result in results_from_json(data)),
+        key=lambda result: result.case,
+    )
+    corpus = load_corpus((args.corpus or builtin_corpus()).resolve())
+    expectations = Expectations()
+    if args.expectations:
+        expectations = Expectations.load(args.expectations, (case.id for case in corpus))
+    report.classify(expectations)
+    json_text = report_json_text(report)
+    _summary(out, json.loads(json_text), report)
+    if args.report:
+        write_report(args.report, report_files(json_text))
+        err.print(f"merged report written to {args.report}/", markup=False)
+    if args.junit:
+        write_report(args.junit.parent, [(args.junit.name, render_junit(json.loads(json_text)))])
+    return 0 if report.passed else 1
+
+
+def _load_shard(path: Path) -> dict:
+    file = path / "report.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--merge {path}: not a readable report: {error}") from None
+    if not data.get("shard"):
+        raise UsageError(f"--merge {path}: not the report of a shard (certify --shard K/N)")
+    return data
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """Every usage error before anything runs: one line, exit status 2."""
     if args.update_expectations and not args.expectations:
@@ -364,18 +478,6 @@ def _check_options(args: argparse.Namespace) -> None:
         why = sandbox_available()
         if why:
             raise UsageError(f"--sandbox: {why}")
-
-
-def _load_corpus(path: Path) -> list[Case]:
-    if not path.exists():
-        raise UsageError(f"corpus file {path} does not exist (build it: toolconform corpus build)")
-    try:
-        return load_cases(path)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise UsageError(
-            f"corpus file {path} is not a compiled corpus (cases.jsonl): "
-            f"{type(error).__name__}: {error}"
-        ) from None
 
 
 def _run_with_progress(
@@ -436,98 +538,6 @@ def _interrupt(signum: int, frame: object) -> None:
     """SIGTERM stops the run as Ctrl-C does: workers and adapter programs are killed, no
     report is written, and the previous complete report stays as it was."""
     raise KeyboardInterrupt
-
-
-@dataclass
-class _Selection:
-    cases: list[Case]
-    #: Results for cases the expectations file declares unsupported (dialect or feature).
-    skipped: list[CaseResult]
-    #: Dialects with selected cases that the adapter does not declare.
-    unsupported: set[str]
-
-
-def _matches(case: Case, args: argparse.Namespace) -> bool:
-    if args.dialect and case.dialect not in args.dialect:
-        return False
-    if args.case and not any(fnmatch.fnmatchcase(case.id, glob) for glob in args.case):
-        return False
-    return not (args.kind and case.kind not in args.kind)
-
-
-def _draws_generated(args: argparse.Namespace) -> bool:
-    """Generated cases are valid ones; with ``--case`` only when a glob can name one."""
-    if args.kind and "valid" not in args.kind:
-        return False
-    if args.case:
-        prefix = GENERATED_PREFIX.rstrip("/")
-        return any(
-            fnmatch.fnmatchcase(prefix, glob.split("/")[0]) or glob.startswith(prefix)
-            for glob in args.case
-        )
-    return True
-
-
-def _generated_dialects(
-    args: argparse.Namespace, cases: list[Case], supports, expectations: Expectations
-) -> list[str]:
-    """The dialects to draw generated cases for: those selected, or named by a
-    ``--case generated/DIALECT/…`` glob, or else those of the corpus cases that run."""
-    if args.dialect:
-        wanted = set(args.dialect)
-    elif args.case:
-        named = [glob.split("/") for glob in args.case if glob.startswith(GENERATED_PREFIX)]
-        wanted = {parts[1] for parts in named if len(parts) > 1 and not _is_glob(parts[1])}
-        if any(len(parts) < 2 or _is_glob(parts[1]) for parts in named) or not named:
-            wanted |= set(dialect_names())
-    else:
-        wanted = {case.dialect for case in cases}
-    return sorted(
-        name
-        for name in wanted & set(dialect_names())
-        if supports(name) and name not in expectations.unsupported_dialects
-    )
-
-
-def _is_glob(text: str) -> bool:
-    return any(character in text for character in "*?[")
-
-
-def _select(
-    cases: list[Case], args: argparse.Namespace, supports, expectations: Expectations
-) -> _Selection:
-    """The cases to run, skipped results for those the expectations exclude, and the
-    dialects the adapter does not support (their cases are not run and not counted)."""
-    known = set(dialect_names())
-    for name in args.dialect or ():
-        if name not in known:
-            raise UsageError(
-                f"unknown dialect {name!r}; known dialects: {', '.join(sorted(known))}"
-            )
-    selection = _Selection([], [], set())
-    for case in cases:
-        if not _matches(case, args):
-            continue
-        reason = None
-        if not supports(case.dialect):
-            selection.unsupported.add(case.dialect)
-            continue
-        if case.dialect in expectations.unsupported_dialects:
-            reason = f"dialect {case.dialect!r} is declared unsupported"
-        elif expectations.unsupported_features & set(case.features):
-            reason = "features declared unsupported: " + ", ".join(
-                sorted(expectations.unsupported_features & set(case.features))
-            )
-        if reason:
-            selection.skipped.append(
-                CaseResult(
-                    case.id, case.dialect, case.kind, case.level, skipped=reason, skip_kind=DECLARED
-                )
-            )
-        else:
-            selection.cases.append(case)
-    selection.unsupported |= {name for name in args.dialect or () if not supports(name)}
-    return selection
 
 
 def _reproduce_options(args: argparse.Namespace, generated: int) -> dict[str, object]:

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from ...reference import Request, get_dialect
-from ...reference.runner import ChatRunner, EngineChunk
+from ...reference.transport import ChatRunner, EngineChunk
 from ...reference.types import DeltaMessage, ParsedResponse
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ..adapters import AdapterCrash, AdapterError, SessionSkipped, load_adapter

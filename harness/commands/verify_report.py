@@ -33,8 +33,8 @@ from ..cases import builtin_corpus
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
 from ..identity import adapter_identity, identity_problems
-from ..render import REPORT_FILES, report_files
 from ..report import SCHEMA_VERSION, report_schema
+from ..report_markdown import REPORT_FILES, report_files
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

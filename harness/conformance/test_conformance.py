@@ -14,4 +14,5 @@ def test_conformance(
         toolconform_adapter,
         toolconform_expectations,
         request.config,
+        request.node,
     )

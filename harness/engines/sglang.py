@@ -306,5 +306,21 @@ _DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items()}
 
 #: The parsers driven as SGLang's own tests drive them: drained with ``""`` after each chunk.
 factory = EngineFactory(ENGINE, _DIALECTS, _Api, _open(drain=True), api="parsers, drained")
+
+#: Registered names served by another name's parser class (``kind:name`` → that name).
+ALIASES: dict[str, str] = {}
+#: Registered names not certified here, and why (``kind:name`` → the reason).
+UNCOVERED: dict[str, str] = {}
+
+
+def registered_names() -> dict[str, list[str]]:
+    """The tool detector and reasoning parser names this SGLang registers."""
+    api = factory.load()
+    return {
+        "tool": sorted(api.function_call_parser.ToolCallParserEnum),
+        "reasoning": sorted(api.reasoning_parser.DetectorMap),
+    }
+
+
 #: The parsers driven exactly as ``serving_chat`` 0.5.23 drives them (no draining).
 serving_factory = EngineFactory(ENGINE, _DIALECTS, _Api, _open(drain=False), api="serving_chat")

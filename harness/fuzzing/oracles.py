@@ -13,8 +13,9 @@ complete parse):
 - ``result.complete-parse``, ``result.chunking-invariant``: the streamed result equals the
   complete parse under token-aligned cuts (arbitrary cuts only have to run: seed 000 lets a
   parser assume token-aligned tags);
-- ``calls.identity-first``, ``calls.name-once``, ``calls.dense-indices``,
-  ``calls.unknown-filtered``: the checks that judge a stream by itself;
+- ``calls.identity-first``, ``calls.name-once``, ``calls.stable-id``, ``calls.unique-ids``,
+  ``calls.dense-indices``, ``calls.unknown-filtered``, ``stream.append-only``: the checks
+  that judge a stream by itself (``checks.SELF_CONTAINED``), by their own verdicts;
 - ``fuzz.no-invented-text``, ``fuzz.no-invented-call``, ``fuzz.no-half-swallow``: nothing
   invented (seed 000), a malformed wrapper never half-swallowed (seed 003);
 - ``result.calls`` / ``text.no-protocol-leak``: an input of prose and well-formed blocks
@@ -23,7 +24,8 @@ complete parse):
 The expensive oracles (``thorough``) cost several runs each: the input streamed at every one
 of its boundaries at once (the chunking that exercises every held tag prefix), and
 ``perf.linear``, the input re-decoded with its repetitions longer, which must cost no more
-than linear work may (``harness.scaling``). Time is measured as certify measures it: the
+than linear work may (``harness.scaling``: the exponent fitted through the two sizes, the
+ladder's bound). Time is measured as certify measures it: the
 text in chunks of about four characters (``timing_input``), so that work repeated with
 every chunk shows as it does in a server.
 """
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -41,10 +44,19 @@ from typing import Any
 from ...reference import Dialect, Request, get_dialect
 from ...strategies.chunking import cut, fixed_size, tag_aligned_boundaries
 from ..adapters import Adapter, SessionSkipped
-from ..cases import ExpectedCall, call_differences
-from ..checks import BY_ID, call_verdicts, leak_tags, same_result
+from ..cases import Case, ExpectedCall, call_differences
+from ..checks import (
+    BY_ID,
+    MUST,
+    CaseContext,
+    Run,
+    leak_tags,
+    same_result,
+    self_contained_verdicts,
+)
+from ..chunkings import Chunking
 from ..events import AdapterOutputError, FinalResult
-from ..scaling import NOISE_FLOOR, Scaling
+from ..scaling import NOISE_FLOOR, two_sizes
 from . import runs
 from .decoding import FuzzInput
 from .families import RELEASE
@@ -85,6 +97,13 @@ class Policy:
     def leak_tags(self) -> tuple[str, ...]:
         return tuple(leak_tags(self.dialect))
 
+    @cached_property
+    def case(self) -> Case:
+        """What the catalogue's verdicts know of a fuzz input's case: its dialect (the
+        self-contained checks look at nothing else of it)."""
+        name = self.dialect.name
+        return Case(f"fuzz/{name}", name, "fuzz", MUST, "a fuzz input", "")
+
 
 def check(
     fuzz_input: FuzzInput,
@@ -111,7 +130,7 @@ def check(
     allowed = Request.from_openai(request).allowed_tool_names()
     if fuzz_input.aligned:
         _check_invariant(fuzz_input, adapter, streamed.result, complete, len(fuzz_input.chunks))
-        _check_stream(streamed, policy, allowed)
+        _check_stream(streamed, chunks, policy, allowed)
     _check_policy(complete, text, policy)
     if fuzz_input.clean:
         _check_clean(complete, fuzz_input, policy)
@@ -162,12 +181,33 @@ def _check_invariant(
     raise Finding("result.chunking-invariant", f"streamed in {chunk_count} chunks: {problem}")
 
 
-def _check_stream(streamed: runs.Streamed, policy: Policy, allowed: frozenset[str] | None) -> None:
-    for check_id, problem in call_verdicts(
-        streamed.events, streamed.result, policy.dialect, allowed
-    ).items():
-        if problem is not None:
-            raise Finding(check_id, problem)
+def _check_stream(
+    streamed: runs.Streamed,
+    chunks: Sequence[str],
+    policy: Policy,
+    allowed: frozenset[str] | None,
+) -> None:
+    """The catalogue's self-contained checks (``checks.SELF_CONTAINED``) on the stream.
+
+    One exception: ``calls.unique-ids`` holds a parser to ids it makes up. Where the model
+    output writes the ids (Kimi's ``functions.NAME:0``, Mistral's ``[CALL_ID]``) a fuzz
+    input, spliced from blocks written one by one, may repeat one; a parser that passes on
+    an id the output holds as often as calls carry it invents nothing."""
+    run = Run(Chunking("fuzz", tuple(chunks)), [list(streamed.events)], result=streamed.result)
+    context = CaseContext(policy.case, policy.dialect, (), allowed_names=allowed)
+    for check_id, problem in self_contained_verdicts(run, context).items():
+        if problem is None:
+            continue
+        if check_id == "calls.unique-ids" and _ids_from_the_output(streamed.result, chunks):
+            continue
+        raise Finding(check_id, problem)
+
+
+def _ids_from_the_output(result: FinalResult, chunks: Sequence[str]) -> bool:
+    """Whether every id several calls share occurs in the output at least that often."""
+    text = "".join(chunks)
+    counts = Counter(call.id for call in result.calls if call.id)
+    return all(text.count(id_) >= n for id_, n in counts.items() if n > 1)
 
 
 def is_subsequence(part: str, text: str) -> bool:
@@ -269,7 +309,7 @@ def _check_every_boundary(
     streamed = _run("streamed run", lambda: runs.stream(adapter, dialect, request, chunks))
     if fuzz_input.aligned:
         _check_invariant(fuzz_input, adapter, streamed.result, complete, len(chunks))
-        _check_stream(streamed, policy, allowed)
+        _check_stream(streamed, chunks, policy, allowed)
 
 
 def _check_linear(fuzz_input: FuzzInput, adapter: Adapter, grown: FuzzInput) -> None:
@@ -278,13 +318,12 @@ def _check_linear(fuzz_input: FuzzInput, adapter: Adapter, grown: FuzzInput) -> 
     if growth < MIN_GROWTH:
         return
     small, large = timing_input(fuzz_input), timing_input(grown)
-    if not Scaling(cost(small, adapter, 1), cost(large, adapter, 1), growth).superlinear(
-        floor=NOISE_FLOOR
-    ):
+    first = two_sizes(cost(small, adapter, 1), cost(large, adapter, 1), growth)
+    if not first.superlinear(floor=NOISE_FLOOR):
         return
-    scaling = Scaling(cost(small, adapter, 3), cost(large, adapter, 3), growth)
-    if scaling.superlinear(floor=NOISE_FLOOR):
-        raise Finding("perf.linear", scaling.describe())
+    verdict = two_sizes(cost(small, adapter, 3), cost(large, adapter, 3), growth)
+    if verdict.superlinear(floor=NOISE_FLOOR):
+        raise Finding("perf.linear", verdict.describe())
 
 
 def timing_input(fuzz_input: FuzzInput, pieces: Sequence[str] | None = None) -> FuzzInput:

@@ -33,7 +33,7 @@ from ...reference import Request, get_dialect
 from ...strategies.chunking import tag_aligned_boundaries
 from ..checks import BY_ID
 from ..execution import FeedTimeout, feed_limit
-from ..scaling import NOISE_FLOOR, Scaling, max_ratio
+from ..scaling import NOISE_FLOOR, two_sizes
 from .decoding import FuzzInput, tool_objects
 from .oracles import SCALE, Finding, check, cost, every_boundary, timing_input
 from .target import Target
@@ -44,7 +44,8 @@ PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
 #: super-linear term shows clearly above the linear work.
 TRIAGE_SCALE = 4 * SCALE
-#: A triaged pathological case's sizes are this many times apart (the corpus' convention).
+#: A triaged pathological case's sizes are this many times apart (the corpus' convention:
+#: a ladder of four sizes).
 CASE_GROWTH = 8
 
 
@@ -115,9 +116,9 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
         return
     grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
     growth = len(grown.text) / max(1, len(fuzz_input.text))
-    scaling = Scaling(cost(fuzz_input, target.adapter, 3), cost(grown, target.adapter, 3), growth)
-    if scaling.superlinear(floor=NOISE_FLOOR):
-        raise Finding("perf.linear", scaling.describe())
+    verdict = two_sizes(cost(fuzz_input, target.adapter, 3), cost(grown, target.adapter, 3), growth)
+    if verdict.superlinear(floor=NOISE_FLOOR):
+        raise Finding("perf.linear", verdict.describe())
 
 
 def _grown_piece(fuzz_input: FuzzInput) -> int | None:
@@ -283,7 +284,6 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
             "placeholder": PLACEHOLDER,
             "unit": unit,
             "sizes": [copies, copies * CASE_GROWTH],
-            "max_ratio": max_ratio(CASE_GROWTH),
         }
     header = [
         f"Fuzz finding {triaged.finding_id}: {triaged.check} failed:",

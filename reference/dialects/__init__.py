@@ -1,17 +1,9 @@
-"""The built-in dialects; importing this package registers each of them."""
+"""The built-in dialects. Importing this package imports every module and subpackage in it,
+and each registers its dialects: a new dialect is a new module here, with no list to keep.
+"""
 
-from . import (  # noqa: F401
-    deepseek_v3,
-    ds2api,
-    dsml,
-    glm,
-    gpt_oss,
-    hermes,
-    internlm,
-    kimi_k2,
-    llama3,
-    minimax_m2,
-    mistral,
-    qwen3_coder,
-    reasoning_only,
-)
+import importlib as _importlib
+import pkgutil as _pkgutil
+
+for _module in _pkgutil.iter_modules(__path__):
+    _importlib.import_module(f"{__name__}.{_module.name}")

@@ -40,6 +40,7 @@ class DeepSeekToolParser(SectionToolParser):
     call_open = "<｜tool▁call▁begin｜>"
     call_separator = "<｜tool▁sep｜>"
     call_close = "<｜tool▁call▁end｜>"
+    payload_starts = ("<｜tool▁call▁begin｜>",)
 
 
 class DeepSeekV3ToolParser(DeepSeekToolParser):

@@ -10,10 +10,13 @@ text between ``<arg_value>`` and ``</arg_value>`` (the templates write it verbat
 for non-strings), typed by the tool's schema.
 
 Every GLM tag is one token in the GLM-4.5 and GLM-4.7-Flash vocabularies, so no tag prefix
-can end a chunk (offline-tokenizers §4). Because ``<arg_key>`` and ``</tool_call>`` are
-dedicated tokens, they always mean protocol: a value whose ``</arg_value>`` is missing ends
-there, and a key with no value at all (``<arg_key>k</arg_key></tool_call>``) is skipped,
-since there is no value to report.
+can end a chunk (offline-tokenizers §4). Because the tags are dedicated tokens, they always
+mean protocol, never value text: a value whose ``</arg_value>`` is missing ends at
+``<arg_key>`` or ``</tool_call>``; a key with no value at all
+(``<arg_key>k</arg_key></tool_call>``) is skipped, since there is no value to report; and
+a stray or duplicated tag between a key and its value (``</arg_key></arg_key>``,
+``</arg_value>``, ``<arg_value><arg_value>``) is dropped, so it cannot leak into the value
+(before: ``{"path": "</arg_key><arg_value>(local)"}``).
 
 Reasoning: a tool open tag inside reasoning ends reasoning without ``</think>`` (SGLang's
 ``glm45`` detector and LMDeploy's GLM tests). GLM-4.5's template leaves ``<think>`` to the
@@ -28,13 +31,15 @@ from typing import ClassVar
 from ..markup import skip_stray_text, skip_whitespace, tag_at
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
-from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, XmlToolParser
+from ..types import Request
+from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, FUNCTION, XmlToolParser
 
 ARG_KEY_OPEN = "<arg_key>"
 ARG_KEY_CLOSE = "</arg_key>"
 ARG_VALUE_OPEN = "<arg_value>"
 ARG_VALUE_CLOSE = "</arg_value>"
 TOOL_CLOSE = "</tool_call>"
+_BETWEEN_KEY_AND_VALUE = (ARG_VALUE_OPEN, ARG_KEY_CLOSE, ARG_VALUE_CLOSE, ARG_KEY_OPEN, TOOL_CLOSE)
 
 
 class Glm47ToolParser(XmlToolParser):
@@ -48,13 +53,30 @@ class Glm47ToolParser(XmlToolParser):
         ARG_VALUE_OPEN: (),
         ARG_VALUE_CLOSE: (),
     }
+    value_repeated_open = ARG_VALUE_OPEN
     #: What completes the function name after ``<tool_call>``.
     name_ends: ClassVar[tuple[str, ...]] = (ARG_KEY_OPEN, TOOL_CLOSE)
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request)
+        #: A key whose </arg_key> came: what follows is read up to its value's start.
+        self._closed_key: str | None = None
+
+    def begin_tool_block(self) -> None:
+        super().begin_tool_block()
+        self._closed_key = None
+
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """A payload is a function name (one word) and then ``<arg_key>`` or the close tag;
+        ``<tool_call>`` followed by prose ("marks a call") is text."""
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE))
 
     def _consume_function(
         self, payload: str, pos: int, final: bool
     ) -> tuple[int, str | None, str] | None:
         pos = skip_whitespace(payload, pos)
+        if payload.startswith(self.open_tag, pos):
+            return pos + len(self.open_tag), None, FUNCTION  # a repeated open tag: dropped
         end, marker = self._search.first(payload, self.name_ends, pos)
         if marker is None:
             # An unfinished name at the end of the input is no name: invent none.
@@ -68,6 +90,18 @@ class Glm47ToolParser(XmlToolParser):
 
     def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
         pos = skip_whitespace(payload, pos)
+        if self._closed_key is not None:
+            # Between a key and its value: each stray close tag is consumed once.
+            tag = tag_at(payload, pos, _BETWEEN_KEY_AND_VALUE)
+            if tag == ARG_VALUE_OPEN:
+                return pos + len(tag), ARG_NAME
+            if tag in (ARG_KEY_CLOSE, ARG_VALUE_CLOSE):
+                return pos + len(tag), ARG_START
+            if tag is None:
+                return pos, ARG_NAME  # <arg_value> is missing: the value is the text that follows
+            if not tag:
+                return None
+            self._closed_key = None  # <arg_key> or </tool_call>: a key without a value
         tag = tag_at(payload, pos, (ARG_KEY_OPEN, TOOL_CLOSE))
         if tag == ARG_KEY_OPEN:
             return pos + len(tag), ARG_NAME
@@ -78,6 +112,10 @@ class Glm47ToolParser(XmlToolParser):
         return None
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
+        key = self._closed_key
+        if key is not None:  # _consume_arg_start found where the key's value starts
+            self._closed_key = None
+            return pos, key
         end, marker = self._search.first(
             payload, (ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE), pos
         )
@@ -88,19 +126,18 @@ class Glm47ToolParser(XmlToolParser):
         name = payload[pos:end].strip()
         if marker == ARG_VALUE_OPEN:  # </arg_key> is missing
             return end + len(marker), name
-        after = skip_whitespace(payload, end + len(marker))
-        tag = tag_at(payload, after, (ARG_VALUE_OPEN, ARG_KEY_OPEN, TOOL_CLOSE))
-        if tag == ARG_VALUE_OPEN:
-            return after + len(tag), name
-        if tag:
-            return after, None  # a key without a value
-        if tag is None:
-            return after, name  # <arg_value> is missing: the value is the text that follows
-        return None
+        # What stands between </arg_key> and the value (layout, <arg_value>, stray tags) is
+        # read by _consume_arg_start, which consumes it as it goes.
+        self._closed_key = name
+        return end + len(marker), None
 
 
 class Glm45ToolParser(Glm47ToolParser):
     name_ends = ("\n", ARG_KEY_OPEN, TOOL_CLOSE)
+
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """As GLM-4.7, and the end of the name's line confirms it (the template's layout)."""
+        return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, TOOL_CLOSE), "\n")
 
 
 class Glm45ReasoningParser(ReasoningParser):

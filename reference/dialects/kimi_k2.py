@@ -11,14 +11,20 @@ precedes it (``af`` · ``unction``), as derived from the o200k surrogate of Kimi
 (approximate: Kimi's own ranks are not obtainable). The header is held whole, so these only
 matter to the chunkers.
 
-Reasoning: K2 Thinking, K2.5 and K2.6 start thinking unless the request turns it off
-(``thinking: false``), and a tool section inside reasoning ends it without ``</think>``, as
+Reasoning: the variants differ, and the request's thinking flag selects one. Kimi K2
+(Instruct, the model the dialect is named after) does not think: its output starts as
+content, as vLLM and SGLang serve it (their Kimi K2 recipes configure no reasoning parser,
+and SGLang's ``kimi_k2`` reasoning detector does not force reasoning), and a ``<think>`` the
+model writes anyway still opens reasoning. K2 Thinking, K2.5 and K2.6 templates open
+``<think>`` in the prompt: with ``thinking: true`` the output starts inside reasoning, as
+vLLM's ``kimi_k2`` reasoning parser (thinking by default) reads it. ``thinking: false``
+turns the channel off. A tool section inside reasoning ends it without ``</think>``, as
 vLLM and SGLang parse Kimi output.
 """
 
 from __future__ import annotations
 
-from ..reasoning import ReasoningParser
+from ..reasoning import ThinkingFlagReasoningParser
 from ..registry import Dialect, register
 from ..section_tool_parser import SectionToolParser
 
@@ -31,6 +37,7 @@ class KimiK2ToolParser(SectionToolParser):
     call_open = "<|tool_call_begin|>"
     call_separator = "<|tool_call_argument_begin|>"
     call_close = "<|tool_call_end|>"
+    payload_starts = ("<|tool_call_begin|>",)
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
@@ -47,8 +54,9 @@ class KimiK2ToolParser(SectionToolParser):
         return name, header or None
 
 
-class KimiK2ReasoningParser(ReasoningParser):
-    """``<think>`` from the first token unless thinking is off; a tool section ends it."""
+class KimiK2ReasoningParser(ThinkingFlagReasoningParser):
+    """Content first (K2 Instruct) unless ``thinking: true`` (K2 Thinking, K2.5, K2.6); a
+    tool section ends reasoning."""
 
     tool_open_ends_reasoning = True
 
@@ -56,7 +64,8 @@ class KimiK2ReasoningParser(ReasoningParser):
 register(
     Dialect(
         name="kimi_k2",
-        description="Kimi K2/K2.5: tool-call section tokens, functions.NAME:IDX ids, <think>",
+        description="Kimi K2/K2.5: tool-call section tokens, functions.NAME:IDX ids, "
+        "<think> on request",
         tool_parser=KimiK2ToolParser,
         reasoning_parser=KimiK2ReasoningParser,
         tokenizer_families=("kimi-k2",),

@@ -9,8 +9,12 @@
     </minimax:tool_call>
 
 One block holds any number of invokes. As in the parser of MiniMax's tool-calling guide,
-names may be quoted with ``"`` or ``'`` or not at all, and a value's surrounding whitespace
-is layout. That parser matches ``<parameter name=(.*?)</parameter>`` inside
+names may be quoted with ``"`` or ``'`` or not at all. A value is exactly the text between
+``<parameter name="K">`` and ``</parameter>``: the chat template writes it inline there,
+with no layout around it, so its whitespace is the value's own (code indentation, a
+trailing newline). The guide's parser strips it and so did vLLM's until it kept values
+verbatim (vllm-project/vllm#48846); typed values are read as JSON without it all the same.
+That parser matches ``<parameter name=(.*?)</parameter>`` inside
 ``<invoke name=(.*?)</invoke>``: a value runs to the next ``</parameter>``, even across a
 ``<parameter name=``; where it would drop a parameter whose ``</parameter>`` never comes,
 the value ends at ``</invoke>`` or ``</minimax:tool_call>`` instead.
@@ -32,7 +36,6 @@ from ..xml_tool_parser import (
     ARG_START,
     DONE,
     FUNCTION,
-    STRIP_WHITESPACE,
     XmlToolParser,
 )
 
@@ -48,7 +51,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
     close_tag = BLOCK_CLOSE
     arg_value_close_tag = PARAMETER_CLOSE
     arg_value_end_tags = (INVOKE_CLOSE, BLOCK_CLOSE)
-    value_whitespace = STRIP_WHITESPACE
+    payload_starts = (INVOKE_OPEN,)
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: ("<invoke name", "<invoke", "<"),
         INVOKE_CLOSE: ("</invoke", "</"),

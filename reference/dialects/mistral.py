@@ -16,6 +16,12 @@ instead: the block ends where its JSON value (the array, or the arguments object
 for Llama 3, and text after it is content again; newlines before the next ``[TOOL_CALLS]``
 are separators.
 
+A marker repeated before the payload (``[TOOL_CALLS][TOOL_CALLS][{…}]``, also with a space
+or a newline between: Mistral-7B-v0.3 does it at temperature 0) opens one block: the
+repeats carry nothing and are dropped, as vLLM's first Mistral parser removed every marker
+before decoding the array (vllm-project/vllm#5649). Read otherwise, the second marker would
+end an empty block and the array would leak into content.
+
 ``[TOOL_CALLS]`` is one token of the tekken vocabulary; ``[ARGS]`` and ``[CALL_ID]`` are
 text there (single tokens only in the v11+ vocabularies), so they can end a chunk after
 ``[``, ``[AR``, ``[ARGS`` or ``[``, ``[C``, ``[CALL``, ``[CALL_ID``. The name is held whole
@@ -42,6 +48,9 @@ _WHITESPACE = " \t\r\n"
 
 # Which form the block has, and where a NAME[ARGS]{…} call stands.
 _UNDECIDED, _LIST, _NAME, _ID, _ARGUMENTS = range(5)
+# What may follow a compact call's name, and the verdict's phase inside ``[…]`` of an array.
+_AFTER_NAME = (_ARGS, _CALL_ID, "{", _TOOL_CALLS)
+_IN_ARRAY = 3
 
 
 class MistralToolParser(JsonToolParser):
@@ -66,17 +75,59 @@ class MistralToolParser(JsonToolParser):
         super().begin_tool_block()
         self._form = _UNDECIDED
 
+    def _payload_verdict(self, text: str, final: bool) -> int:
+        """A payload is an array of envelopes (``[`` then ``{`` or ``]``) or a compact call
+        (a name, then ``[ARGS]``, ``[CALL_ID]`` or ``{``); repeated markers are skipped.
+        ``[TOOL_CALLS]`` followed by anything else ("is the marker") is prose."""
+        n = len(text)
+        i = self._verdict_scanned
+        if self._verdict_phase == 0:
+            while True:
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i < n and text.startswith(_TOOL_CALLS, i):
+                    i += len(_TOOL_CALLS)
+                    continue
+                break
+            self._verdict_scanned = i
+            if i == n or (n - i < len(_TOOL_CALLS) and _TOOL_CALLS.startswith(text[i:])):
+                return 0  # layout so far, or "[" that may begin the array or another marker
+            if text[i] == "[":
+                self._verdict_phase = _IN_ARRAY
+                i += 1
+            elif text[i] == "{":
+                return 1  # arguments whose name is missing: still a (malformed) call
+            else:
+                self._verdict_phase = 1  # in the name
+        if self._verdict_phase == _IN_ARRAY:
+            while i < n and text[i] in _WHITESPACE:
+                i += 1
+            self._verdict_scanned = i
+            if i == n:
+                return 0
+            return 1 if text[i] in "{]" else -1
+        return self._word_then_tag_verdict(text, "[{", _AFTER_NAME)
+
     def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)
         i = 0
         if self._form == _UNDECIDED:
-            while i < n and text[i] in _WHITESPACE:
-                i += 1
-            if i == n:
-                return n
+            while True:
+                while i < n and text[i] in _WHITESPACE:
+                    i += 1
+                if i == n:
+                    return n
+                if text.startswith(_TOOL_CALLS, i):
+                    i += len(_TOOL_CALLS)  # a repeated marker opens the same block
+                    continue
+                if not final and _TOOL_CALLS.startswith(text[i:]):
+                    return i  # "[" may begin the array or a repeated marker
+                break
             self._form = _LIST if text[i] == "[" else _NAME
             self._searched = 0
         if self._form == _LIST:
+            if i:  # only on the first call: past the markers and layout it consumed
+                return i + super()._consume_stream_payload(text[i:], deltas, final=final)
             return super()._consume_stream_payload(text, deltas, final=final)
         while True:
             form = self._form

@@ -50,6 +50,7 @@ class Qwen3CoderToolParser(XmlToolParser):
     arg_value_close_tag = PARAMETER_CLOSE
     arg_value_end_tags = (PARAMETER_OPEN, FUNCTION_CLOSE, "</tool_call>")
     value_whitespace = ONE_NEWLINE
+    payload_starts = (FUNCTION_OPEN,)
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         FUNCTION_OPEN: ("<function", "<"),
         FUNCTION_CLOSE: ("</function", "</"),

@@ -14,6 +14,7 @@ the hand-edited ``expectations.toml`` that lists its known failures.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -24,6 +25,8 @@ from pathlib import Path
 from toolconform.harness.adapters import load_adapter
 from toolconform.harness.cases import builtin_corpus, load_cases
 from toolconform.harness.cli import main as toolconform
+from toolconform.harness.coverage import ENGINES as ENGINES_COVERED
+from toolconform.harness.coverage import REGISTRIES, engine_module, write_coverage
 from toolconform.harness.summary import write_summary
 
 HERE = Path(__file__).resolve().parent
@@ -33,14 +36,6 @@ ENGINES = {
     "harmony": ("harmony",),
     "sglang": ("sglang", "sglang-serving"),
     "vllm": ("vllm", "vllm-plugin"),
-}
-#: Adapters certified on some kinds of case only. SGLang's and vLLM's parsers re-parse their
-#: whole buffer with every chunk: on the corpus's pathological cases (tens of kilobytes in
-#: ~4-character chunks) one case takes minutes, the whole quick run hours. Their scaling is
-#: measured by the throughput report instead (reports/bench/, the exponent per dialect).
-KINDS = {
-    adapter: ("valid", "invalid", "impl")
-    for adapter in ("sglang", "sglang-serving", "vllm", "vllm-plugin")
 }
 REPORT_FILES = ("report.json", "report.md", "report.html", "badge.svg")
 #: Seconds one case may take. A quadratic parser needs many minutes on the corpus's
@@ -72,8 +67,7 @@ def certify_adapter(adapter: str, args: argparse.Namespace) -> int:
         return 0
     directory = HERE / f"{adapter}-{implementation['version']}"
     expectations = directory / "expectations.toml"
-    kinds = [argument for kind in KINDS.get(adapter, ()) for argument in ("--kind", kind)]
-    options = ("--jobs", str(args.jobs), "--case-timeout", CASE_TIMEOUT, *kinds)
+    options = ("--jobs", str(args.jobs), "--case-timeout", CASE_TIMEOUT)
     gate = ("--expectations", relative(expectations))
     if args.update_expectations:
         directory.mkdir(parents=True, exist_ok=True)
@@ -98,6 +92,25 @@ def certify_adapter(adapter: str, args: argparse.Namespace) -> int:
     return status
 
 
+def write_registry(engine: str) -> None:
+    """Record the parser names the engine registers, for the coverage page (made without
+    the engines)."""
+    if engine not in ENGINES_COVERED:
+        return
+    module = engine_module(engine)
+    names = module.registered_names()
+    directory = HERE / REGISTRIES
+    directory.mkdir(exist_ok=True)
+    record = {
+        "engine": engine,
+        "title": module.ENGINE.name,
+        "version": module.ENGINE.version(),
+        **names,
+    }
+    path = directory / f"{engine}.json"
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("engine", choices=sorted(ENGINES))
@@ -116,7 +129,9 @@ def main() -> int:
     for adapter in ENGINES[args.engine]:
         status |= certify_adapter(adapter, args)
     if args.publish:
+        write_registry(args.engine)
         write_summary(HERE, HERE.parent / "README.md")
+        write_coverage(HERE, HERE.parent / "COVERAGE.md")
     return status
 
 

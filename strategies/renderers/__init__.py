@@ -16,13 +16,12 @@ content, and what the fuzzer splices between arbitrary pieces of output, whole o
 one place. Its ``grammar`` names the family of wire formats it belongs to; dialects of one
 grammar are fuzzed together (``harness.fuzzing.families``).
 
-Adding a renderer for a new dialect is one module in this package:
-
-1. create ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets
-   ``dialect`` (the registered dialect name), ``grammar``, ``supports`` (what its responses
-   may contain) and implements ``render`` (and ``block`` when it supports calls); call
-   ``register(MyRenderer())`` at the bottom;
-2. add the module to ``_MODULES`` below.
+Adding a renderer for a new dialect is one module in this package, found by itself (every
+module here is imported on first use; no list to keep): create
+``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets ``dialect`` (the
+registered dialect name), ``grammar``, ``supports`` (what its responses may contain) and
+implements ``render`` (and ``block`` when it supports calls), and call
+``register(MyRenderer())`` at the bottom.
 
 The round-trip tests then cover the dialect with every tokenizer family it declares.
 """
@@ -30,6 +29,7 @@ The round-trip tests then cover the dialect with every tokenizer family it decla
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -107,21 +107,7 @@ class Renderer:
 
 
 _RENDERERS: dict[str, Renderer] = {}
-_MODULES = (
-    "hermes",
-    "internlm",
-    "llama3",
-    "deepseek_r1",
-    "qwen3_coder",
-    "glm",
-    "minimax_m2",
-    "dsml",
-    "deepseek_v3",
-    "kimi_k2",
-    "mistral",
-    "gpt_oss",
-    "ds2api",
-)
+_LOADED: list[bool] = []
 
 
 def register(renderer: Renderer) -> Renderer:
@@ -133,8 +119,12 @@ def register(renderer: Renderer) -> Renderer:
 
 
 def _load() -> None:
-    for module in _MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+    """Import every module of this package once: each renderer registers itself."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
 
 
 def renderer_names() -> list[str]:

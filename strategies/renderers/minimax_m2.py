@@ -5,8 +5,8 @@
 </invoke>\\n</minimax:tool_call>'``.
 
 As the chat template writes them: one block holds every call of a turn, each invoke and
-parameter on its own line, values typed by the tool's schema (``typed_values``). The parser
-takes a value's surrounding whitespace for layout, so string values are drawn without it.
+parameter on its own line, values typed by the tool's schema (``typed_values``) and written
+inline between their tags, whitespace and all: the parser keeps a value verbatim.
 
 The template ends every prompt with ``<think>\\n`` and has no thinking switch: the output
 is always reasoning first, closed by ``</think>`` (right away when the model has nothing to
@@ -33,8 +33,6 @@ from .typed_values import fit_typed_call, value_text
 
 #: What ends a value in this format, so no value may contain it.
 VALUE_END_TAGS = ("</parameter>", "</invoke>", "</minimax:tool_call>")
-#: What the parser strips around a value as layout.
-_LAYOUT_WHITESPACE = " \t\r\n"
 
 
 def _invoke(call: Call) -> str:
@@ -72,12 +70,7 @@ class MiniMaxM2Renderer(Renderer):
         return reasoning + response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
-        return fit_typed_call(
-            call,
-            parameters,
-            value_end_tags=VALUE_END_TAGS,
-            fit_string=lambda value: value.strip(_LAYOUT_WHITESPACE),
-        )
+        return fit_typed_call(call, parameters, value_end_tags=VALUE_END_TAGS)
 
 
 register(MiniMaxM2Renderer())

@@ -9,7 +9,7 @@ import pytest
 from toolconform.harness.engines import ENGINE_ADAPTERS
 from toolconform.harness.engines.base import Engine, EngineFactory
 
-from .cases import TOOLS
+from .requests import TOOLS
 
 #: The stable dialect names of the suite (issue 3); adapters map only onto these.
 DIALECT_NAMES = {

@@ -1,74 +1,21 @@
-"""SGLang's function-call and reasoning parsers through the adapter, against the reference.
+"""SGLang's adapters: what they must do besides parsing (their parsing is certified).
 
-Runs in ``tox -e sglang``; elsewhere the module skips with the install hint. Both adapters
-run every case: ``factory`` drains the detectors after each chunk, ``serving_factory`` drives
-them as ``serving_chat`` does.
+Runs in ``tox -e sglang``; elsewhere the module skips with the install hint. The engine's
+conformance — ``factory`` draining the detectors after each chunk, ``serving_factory``
+driving them as ``serving_chat`` does — is the corpus certified against each adapter's
+expectations file, which the same tox environment runs next.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from toolconform.harness.engines.sglang import BINDINGS, factory, serving_factory
+from toolconform.harness.engines.sglang import BINDINGS, factory
 
-from .cases import TOOLS, Case
-from .conformance import cases_for, check_case, text_chunkings, without_ids
+from .requests import TOOLS
 
 if (problem := factory.import_error()) is not None:
     pytest.skip(problem, allow_module_level=True)
-
-_TEXT_BEFORE_BLOCK = (
-    "text before the tool block in the same chunk as its opening is dropped; parse() strips it"
-)
-#: Where SGLang 0.5.23 (drained) differs from the reference today (case id → what differs).
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "qwen3/reasoning-content-call": _TEXT_BEFORE_BLOCK,
-    "qwen3/thinking-off": _TEXT_BEFORE_BLOCK,
-    "qwen25/content-call": _TEXT_BEFORE_BLOCK,
-    "deepseek_v3/content-call": _TEXT_BEFORE_BLOCK,
-    "deepseek_v31/content-call": _TEXT_BEFORE_BLOCK,
-    "qwen3/unknown-name-filtered": (
-        "a call to an unknown tool leaks the rest of its JSON into content (small chunks) "
-        "or loses the next valid call and the text before it (one chunk)"
-    ),
-    "qwen3/call-inside-reasoning": (
-        "a tool block inside <think>…</think> is streamed and parsed as reasoning text, no call"
-    ),
-    "qwen3/truncated-call": (
-        'truncated arguments are closed as \'{"city": "Bei"}\' when streamed; '
-        "parse() drops the call"
-    ),
-    "qwen25/call-then-content": (
-        "text after </tool_call> is dropped unless it shares a chunk with </tool_call>; "
-        "parse() drops it too"
-    ),
-    "qwen25/no-arguments-field": "a call without 'arguments' streams arguments '' (not '{}')",
-    "internlm/content-call": (
-        "the detector expects '<|action_start|> <|plugin|>' (with the space its detokenizer "
-        "puts between special tokens): the block is not recognised and leaks into content"
-    ),
-    "qwen3_coder/two-blocks": "the newline between two tool blocks is emitted as content",
-    "glm45/reasoning-call": "the newline between </think> and <tool_call> is dropped",
-    "mistral/json-array": (
-        "'[TOOL_CALLS][' without a space is not recognised (the detector expects "
-        "'[TOOL_CALLS] ['): no call, and the text is lost"
-    ),
-}
-#: The server's own driving (no draining) differs further.
-KNOWN_SERVING_DIFFERENCES: dict[str, str] = {
-    **KNOWN_DIFFERENCES,
-    "qwen3/two-calls": "of two calls that arrive in one chunk only the first is streamed",
-}
-
-
-@pytest.mark.parametrize("case", cases_for(BINDINGS, KNOWN_DIFFERENCES))
-def test_matches_reference(case: Case) -> None:
-    check_case(factory, case, without_ids(text_chunkings(case)))
-
-
-@pytest.mark.parametrize("case", cases_for(BINDINGS, KNOWN_SERVING_DIFFERENCES))
-def test_serving_matches_reference(case: Case) -> None:
-    check_case(serving_factory, case, without_ids(text_chunkings(case)))
 
 
 def test_metadata_names_the_release() -> None:
@@ -96,3 +43,21 @@ def test_calls_are_indexed_by_position() -> None:
         if "name" in call["function"]
     ]
     assert firsts == [0, 1]
+
+
+def test_every_registered_name_is_certified_or_has_a_reason() -> None:
+    from toolconform.harness.coverage import unaccounted
+    from toolconform.harness.engines.sglang import registered_names
+
+    assert unaccounted("sglang", registered_names()) == []
+
+
+def test_the_recorded_registry_is_this_sglangs() -> None:
+    import json
+    from pathlib import Path
+
+    from toolconform.harness.engines.sglang import registered_names
+
+    path = Path(__file__).parents[2] / "reports" / "certification" / "registries" / "sglang.json"
+    recorded = json.loads(path.read_text())
+    assert {kind: recorded[kind] for kind in ("tool", "reasoning")} == registered_names()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolconform.reference import Request, get_dialect
-from toolconform.reference.runner import ChatRunner, EngineChunk
+from toolconform.reference.transport import ChatRunner, EngineChunk
 
 
 def runner() -> ChatRunner:

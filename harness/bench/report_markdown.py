@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from ..html_page import page
+from ..scaling import SUPER_LINEAR
 
 FLOOR = "noop"
-SUPER_LINEAR = 1.2
 
 
 def _headline_chunking(measurements: list[dict[str, Any]], dialect: str) -> str:

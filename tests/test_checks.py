@@ -1,0 +1,38 @@
+"""Checks that see what used to be invisible to them: protocol text inside arguments, and
+the character tier's one-character chunks and every split of a short output."""
+
+from __future__ import annotations
+
+from toolconform.harness.cases import Case, Expectation, ExpectedCall
+from toolconform.harness.checks import CaseContext, Run, verdicts
+from toolconform.harness.chunkings import Budget, Chunking, char_chunkings
+from toolconform.harness.events import Call, FinalResult
+from toolconform.reference import get_dialect
+
+
+def _leak_verdict(arguments: str) -> str | None:
+    expected = Expectation("", None, (ExpectedCall("read_file", {"path": "(local)"}),))
+    case = Case("glm47/invalid/x", "glm47", "invalid", "must", "", "x", {}, (expected,))
+    context = CaseContext.build(case, get_dialect("glm47"), case.expectations)
+    result = FinalResult("", None, [Call(0, "read_file", arguments, "call_0")])
+    return verdicts(Run(Chunking("whole", ("x",)), [[]], result=result), context)[
+        "text.no-protocol-leak"
+    ]
+
+
+def test_a_tag_kept_in_an_argument_value_is_a_leak() -> None:
+    # Issue 19: GLM-4.7 keeps a stray </arg_key> in the key or value.
+    message = _leak_verdict('{"path": "</arg_key><arg_value>(local)"}')
+    assert message is not None and "'</arg_key>'" in message
+    assert _leak_verdict('{"</arg_key>path": "(local)"}') is not None
+    assert _leak_verdict('{"path": "(local)"}') is None  # wrong or right, no protocol text
+
+
+def test_the_character_tier_has_one_character_per_chunk_and_every_split_of_short_text() -> None:
+    budget = Budget.for_mode("quick")
+    short = "<tool_call>{}</tool_call>"
+    chunkings = list(char_chunkings(short, budget))
+    assert chunkings[0].chunks == tuple(short)
+    assert len(chunkings) == 1 + len(short) - 1  # every two-way split
+    long = "x" * 500
+    assert len(list(char_chunkings(long, budget))) == 1 + budget.char_splits

@@ -492,6 +492,21 @@ def test_seeds_are_judged_by_every_oracle(tmp_path):
     assert progress.findings and progress.findings[0].read_bytes() == seed
 
 
+def test_a_loop_judged_beside_leaves_its_sample_to_the_judge(monkeypatch):
+    """Under ``fuzz run`` libFuzzer's loop runs the cheap oracles only (``sample`` off): an
+    input of its sample whose fault only the expensive oracles show passes there, and the
+    judge beside it, which runs every oracle, fails it."""
+    target = planted_target(fuzz_planted.PLANTED)
+    seed = encode(0, 1, (NO_TOOLS_FIELD, 0, 0), WELL_FORMED_CALL)
+    sampled = replace(target.decode(seed), thorough=True)
+    monkeypatch.setattr(target, "decode", lambda data, scale=1: sampled)
+    with pytest.raises(Finding):
+        target.test_one_input(seed)  # a loop that judges its own sample
+    target.sample = False
+    target.test_one_input(seed)
+    assert target.fails(seed, 30)
+
+
 def test_libfuzzer_inputs_kept_for_coverage_are_judged_by_every_oracle(tmp_path):
     """The seeds and each new corpus input are judged once, as they appear; a failing one
     is written as a finding."""

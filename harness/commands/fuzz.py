@@ -236,10 +236,15 @@ def _summary(console: Console, name: str, engine: str, progress, workdir: Path, 
         f"{progress.execs} ({average:.0f} execs/s on average, {per_cpu:.0f} per CPU-second)",
     )
     table.add_row("CPU time", f"{progress.cpu_seconds:.0f} s")
+    sample = (
+        "the fuzzing loop leaves its sample to them"
+        if engine == "atheris"
+        else f"and one execution in {THOROUGH_ONE_IN}"
+    )
     table.add_row(
         "judged by every oracle",
         f"{progress.thorough} seeds and new-coverage inputs ({progress.thorough_seconds:.0f} "
-        f"CPU s), and one execution in {THOROUGH_ONE_IN}",
+        f"CPU s); {sample}",
     )
     if progress.coverage is not None:
         table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")

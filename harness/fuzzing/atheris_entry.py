@@ -38,8 +38,9 @@ def main(target_name: str, argv: Sequence[str] | None = None) -> None:
         importlib.import_module("toolconform.reference.dialects")
         if module:
             importlib.import_module(module)
-    from .target import build_target
+    from .target import JUDGED_BESIDE, SAMPLE_VARIABLE, build_target
 
     target = build_target(target_name)
+    target.sample = os.environ.get(SAMPLE_VARIABLE) != JUDGED_BESIDE
     atheris.Setup(list(argv if argv is not None else sys.argv), target.test_one_input)
     atheris.Fuzz()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .oracles import Finding
-from .target import Target
+from .target import JUDGED_BESIDE, SAMPLE_VARIABLE, Target
 
 #: Artifact name prefixes libFuzzer writes, and what each means.
 ARTIFACT_KINDS = {
@@ -114,7 +114,8 @@ class LibFuzzerRun:
     max_len: int = 4096
     log: Path | None = None
     #: Judges an input by every oracle: ``True`` when it fails. libFuzzer's seeds and each
-    #: input it keeps for new coverage are judged so, in this process, as they appear.
+    #: input it keeps for new coverage are judged so, in this process, as they appear; the
+    #: fuzzing loop then leaves its sample to this judge (``target.SAMPLE_VARIABLE``).
     judge: Callable[[bytes], bool] | None = None
 
     def command(self) -> list[str]:
@@ -143,6 +144,10 @@ class LibFuzzerRun:
         # libFuzzer re-runs argv[0] in fork mode: the script's shebang must find this Python.
         bin_dir = str(Path(sys.executable).parent)
         environment["PATH"] = bin_dir + os.pathsep + environment.get("PATH", "")
+        if self.judge is not None:
+            # Every kept input is judged by every oracle here: the instrumented loop need
+            # not spend two thirds of its time on a sample of its own.
+            environment[SAMPLE_VARIABLE] = JUDGED_BESIDE
         progress = Progress()
         started = time.monotonic()
         cpu_before = _children_cpu() + time.process_time()

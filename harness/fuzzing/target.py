@@ -11,6 +11,11 @@ adapter, as certify does.
 every input, the expensive ones on the inputs that ask for them (one in
 ``decoding.THOROUGH_ONE_IN``). ``Target.judge(data)`` runs every oracle: for the inputs that
 added coverage, the seeds, triage and the regressions.
+
+Under ``toolconform fuzz run`` libFuzzer's process leaves the sample to the judge beside it
+(``SAMPLE_VARIABLE``): every input libFuzzer keeps is judged by every oracle there, in an
+uninstrumented process, where a parser run costs a third of what it costs under atheris'
+instrumentation. A fuzz binary run on its own (ClusterFuzzLite) judges its sample itself.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ from .oracles import SCALE, Finding, Policy, check
 
 ADAPTER_VARIABLE = "TOOLCONFORM_FUZZ_ADAPTER"
 DIALECTS_VARIABLE = "TOOLCONFORM_FUZZ_DIALECTS"
+#: Set to ``beside`` by ``LibFuzzerRun`` when it judges libFuzzer's kept inputs itself: the
+#: fuzzing loop then runs the cheap oracles only.
+SAMPLE_VARIABLE = "TOOLCONFORM_FUZZ_SAMPLE"
+JUDGED_BESIDE = "beside"
 
 
 @dataclass
@@ -36,6 +45,8 @@ class Target:
     dialects: tuple[str, ...]
     fragments: tuple[str, ...]
     adapter: Adapter
+    #: Whether the fuzzing loop judges its sample by the expensive oracles itself.
+    sample: bool = True
     _policies: dict[str, Policy] = field(default_factory=dict, repr=False)
 
     def decode(self, data: bytes, scale: int = 1) -> FuzzInput:
@@ -53,7 +64,7 @@ class Target:
         """Decode ``data`` and run the cheap oracles, and the expensive ones when the input
         asks for them; raises ``Finding`` on a failure."""
         fuzz_input = self.decode(data)
-        self._check(data, fuzz_input, fuzz_input.thorough, SCALE)
+        self._check(data, fuzz_input, self.sample and fuzz_input.thorough, SCALE)
 
     def judge(self, data: bytes, scale: int = SCALE) -> None:
         """Decode ``data`` and run every oracle; raises ``Finding`` on a failure.

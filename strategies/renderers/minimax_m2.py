@@ -36,6 +36,7 @@ class MiniMaxM2Renderer(Renderer):
     """MiniMax-M2's layout; the dialects of the same invokes set the block's tags."""
 
     dialect = "minimax_m2"
+    grammar = "xml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
@@ -54,7 +55,7 @@ class MiniMaxM2Renderer(Renderer):
         )
         return reasoning + response.content + self.block(response.calls) + response.content_tail
 
-    def block(self, calls: Sequence[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block ("" for none)."""
         if not calls:
             return ""

@@ -115,6 +115,12 @@ _DSML = (
     "</|DSML|invoke>",
     "\n\n",
 )
+_PYTHON = (
+    "[", "]", "(", ")", "=", ", ", "'", '"', "\\'", "True", "None", "False", "1.5", "get_weather(",
+    "city=", "city='Paris'", ")]", "[{", "}]", "{", "}", ":", "call:", "<escape>",
+    "<|python_start|>", "<|python_end|>", "<|tool_call_start|>", "<|tool_call_end|>",
+    "<function_calls>", "</function_calls>", "\n",
+)  # fmt: skip
 _MARKDOWN = ("```", "`", "``", "~~~", "```xml\n", "\n```\n", "    ", "> ")
 _REASONING = ("<think>", "</think>", "<think", "</think", "think>", "</", "<", ">", "\n\n")
 #: Characters models drift into tag shells (seed 003 §1), and other Unicode oddities.
@@ -165,6 +171,8 @@ FAMILIES: dict[str, Family] = {
         Family("dsml", "DSML tool blocks (DeepSeek V3.2, V4)", _DSML + _XML + _JSON[:12]),
         Family("ds2api", "ds2api: drift-tolerant DSML and XML wrappers (seed 003)",
                _DSML + _XML + _MARKDOWN + _JSON[:12], invalid_policy=RELEASE),
+        Family("pythonic", "Python call literals and Gemma's call:NAME{…} (Llama 3.2/4, LFM2, "
+               "OLMo 3, FunctionGemma, Gemma 4)", _PYTHON + _JSON[:12] + _REASONING),
         Family("reasoning", "reasoning channels without tool calls (DeepSeek-R1)",
                _REASONING + _MARKDOWN),
     )

@@ -14,6 +14,7 @@ from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
 
 class ApertusRenderer(Renderer):
     dialect = "apertus"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -18,6 +18,7 @@ from .json_blocks import blocks
 
 class Ernie45Renderer(Renderer):
     dialect = "ernie45"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -45,6 +45,7 @@ def _bare_keys(value: Any) -> bool:
 
 class GemmaRenderer(Renderer):
     dialect = "functiongemma"
+    grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     open_tag: ClassVar[str] = "<start_function_call>"
     close_tag: ClassVar[str] = "<end_function_call>"

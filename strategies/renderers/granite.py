@@ -18,6 +18,7 @@ from .json_blocks import blocks, envelope, envelope_array
 
 class Granite4Renderer(Renderer):
     dialect = "granite4"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
@@ -29,6 +30,7 @@ class Granite4Renderer(Renderer):
 
 class GraniteRenderer(Renderer):
     dialect = "granite"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
@@ -40,6 +42,7 @@ class GraniteRenderer(Renderer):
 
 class Granite20bFCRenderer(Renderer):
     dialect = "granite_20b_fc"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -26,6 +26,7 @@ from .json_blocks import blocks
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
     grammar = "json"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
@@ -60,6 +61,7 @@ class TrinityRenderer(Qwen3Renderer):
 
 class HermesRenderer(Renderer):
     dialect = "hermes"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

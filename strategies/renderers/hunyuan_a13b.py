@@ -17,6 +17,7 @@ from .json_blocks import envelope_array
 
 class HunyuanA13BRenderer(Renderer):
     dialect = "hunyuan_a13b"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

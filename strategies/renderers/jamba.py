@@ -11,6 +11,7 @@ from .json_blocks import envelope_array
 
 class JambaRenderer(Renderer):
     dialect = "jamba"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -11,6 +11,7 @@ from .json_blocks import blocks
 
 class LongcatRenderer(Renderer):
     dialect = "longcat"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -20,6 +20,7 @@ _CLOSE = "</function_calls>"
 
 class Olmo3Renderer(Renderer):
     dialect = "olmo3"
+    grammar = "pythonic"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

@@ -19,6 +19,7 @@ from .python_calls import call_literal, holds
 
 class PythonicRenderer(Renderer):
     dialect = "pythonic"
+    grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The markers around the list ("" for a bare list).
     open_tag: ClassVar[str] = ""

@@ -26,7 +26,7 @@ class Step3Renderer(MiniMaxM2Renderer):
     invoke_tag = "steptml:invoke"
     parameter_tag = "steptml:parameter"
 
-    def block(self, calls: Sequence[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         if not calls:
             return ""
         inner = "".join(

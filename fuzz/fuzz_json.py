@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fuzz target `json`: JSON envelopes in outer tags: qwen3, qwen25, internlm, llama3_json.
+"""Fuzz target `json`: JSON envelopes in outer tags (qwen3, qwen25, hermes, llama3_json …).
 
 Executable for libFuzzer (it re-runs argv[0]) and for OSS-Fuzz / ClusterFuzzLite builds:
     ./fuzz/fuzz_json.py -max_total_time=60 -dict=… CORPUS_DIR SEED_DIR

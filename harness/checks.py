@@ -6,6 +6,11 @@ not apply to it; arguments must be an object in valid cases) and its verdict: th
 drives the checks, ``verdicts`` is a loop over it. A check looks at one *run* — a case fed
 to the parser under one chunking — with the case's expectations and, where it needs an
 oracle, the reference parser's run on the same chunks. Runs end in a typed ``Outcome``.
+
+The ``fuzz`` tier holds the checks only the fuzzer runs: properties any input must have when
+there is no expected result to compare with (nothing invented, nothing half-swallowed).
+Certification reports list the other tiers (``CERTIFIED``). The fuzzer runs the catalogue's
+own verdicts where they need no expectation (``SELF_CONTAINED``, ``self_contained_verdicts``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking
 from .events import CALL_ARGS, CALL_BEGIN, CONTENT, REASONING, REWRITE, Event, FinalResult
 
 MUST, SHOULD, MAY = "must", "should", "may"
+#: The tier of the checks only the fuzzer runs.
+FUZZ_TIER = "fuzz"
 _STRENGTH = {MUST: 3, SHOULD: 2, MAY: 1}
 
 
@@ -176,13 +183,13 @@ def _calls(judged: Judged) -> str | None:
 
 def _complete_parse(judged: Judged) -> str | None:
     assert judged.run.complete is not None
-    return _same(judged.result, judged.run.complete, "complete parse")
+    return same_result(judged.result, judged.run.complete, "complete parse")
 
 
 def _chunking_invariant(judged: Judged) -> str | None:
     whole = judged.context.whole
     assert whole is not None and whole.result is not None
-    return _same(judged.result, whole.result, "whole-response result")
+    return same_result(judged.result, whole.result, "whole-response result")
 
 
 def _has_whole(judged: Judged) -> bool:
@@ -265,9 +272,31 @@ CATALOGUE: tuple[Check, ...] = (
           "000 与 token 边界对齐的标签前缀",
           "The result survives splits that cut tags where no tokenizer does (informative).",
           tier=ROBUSTNESS_TIER),
+    Check("fuzz.no-invented-text", MUST, "no text invented", "000 实现不变量",
+          "Content and reasoning are subsequences of the model output.", tier=FUZZ_TIER),
+    Check("fuzz.no-invented-call", MUST, "no call invented", "000 实现不变量",
+          "Every call's name occurs in the model output (literally, or spelt with JSON "
+          "escapes or character references).", tier=FUZZ_TIER),
+    Check("fuzz.no-half-swallow", MUST, "never half-swallowed", "003 流式筛 (never half-swallow)",
+          "An output that yields no call comes back whole as content: a malformed wrapper is "
+          "released, never partly eaten (dialects that release malformed blocks).",
+          tier=FUZZ_TIER),
 )  # fmt: skip
 
 BY_ID = {check.id: check for check in CATALOGUE}
+#: The checks a certification runs and its report lists.
+CERTIFIED = tuple(check for check in CATALOGUE if check.tier != FUZZ_TIER)
+#: The checks whose verdict needs nothing but the run itself (its events, its result, the
+#: request's tools): no expected result, no oracle. The fuzzer gives them on every execution.
+SELF_CONTAINED = (
+    "calls.identity-first",
+    "calls.name-once",
+    "calls.stable-id",
+    "calls.unique-ids",
+    "calls.dense-indices",
+    "calls.unknown-filtered",
+    "stream.append-only",
+)
 RUN_OUTCOME_CHECK = {
     ERROR: "run.no-error",
     TIMEOUT: "run.no-timeout",
@@ -302,6 +331,19 @@ def verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
     return out
 
 
+def self_contained_verdicts(run: Run, context: CaseContext) -> dict[str, str | None]:
+    """The ``SELF_CONTAINED`` checks' verdicts on one completed run (those that apply), by
+    the catalogue's own verdict functions; ``context`` needs no expectations."""
+    judged = Judged(run, context, {})
+    out: dict[str, str | None] = {}
+    for check_id in SELF_CONTAINED:
+        check = BY_ID[check_id]
+        assert check.verdict is not None
+        if check.applies(judged):
+            out[check_id] = check.verdict(judged)
+    return out
+
+
 def _best_expectation(result: FinalResult, expectations: Sequence[Expectation]) -> Expectation:
     return min(expectations, key=lambda expectation: len(differences(expectation, result)))
 
@@ -312,7 +354,10 @@ def _best_mismatch(result: FinalResult | None, expectations: Sequence[Expectatio
     return "; ".join(problems) if problems else None
 
 
-def _same(result: FinalResult, other: FinalResult, what: str) -> str | None:
+def same_result(result: FinalResult, other: FinalResult, what: str) -> str | None:
+    """Why ``result`` differs from ``other`` (arguments as JSON, key order and duplicates
+    counting), or ``None`` when they are the same: the judgement of
+    ``result.complete-parse`` and ``result.chunking-invariant``, the fuzzer's too."""
     problems = differences(Expectation.from_result(other), result)
     return f"differs from the {what}: " + "; ".join(problems) if problems else None
 
@@ -392,6 +437,12 @@ def _unique_ids(result: FinalResult) -> str | None:
     return None
 
 
+def leak_tags(dialect: Dialect) -> list[str]:
+    """The protocol tags ``text.no-protocol-leak`` looks for: at least two visible
+    characters (a one-character tag is ordinary text too)."""
+    return [tag for tag in dialect.protocol_tags() if len(tag.strip()) >= 2]
+
+
 def _leak(judged: Judged) -> str | None:
     """Protocol text in content or reasoning that the expectation does not hold.
 
@@ -400,7 +451,7 @@ def _leak(judged: Judged) -> str | None:
     text must hold no more copies of a tag than what remains of the expected, nor be a piece
     of one.
     """
-    tags = [tag for tag in judged.context.dialect.protocol_tags() if len(tag.strip()) >= 2]
+    tags = leak_tags(judged.context.dialect)
     if not tags:
         return None
     result, expectation = judged.result, judged.expectation

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .checks import CATALOGUE, MAY
+from .checks import CERTIFIED, MAY
 from .chunkings import ChunkingModel
 from .errors import UsageError
 from .execution import ADAPTER, CaseResult, Failure
@@ -264,7 +264,7 @@ class Report:
             "coverage": self.coverage_json(),
             "warnings": self.warnings,
             "dialects": dialects,
-            "checks": [check.to_json() for check in CATALOGUE],
+            "checks": [check.to_json() for check in CERTIFIED],
             "totals": {
                 "cases": len(self.results),
                 "skipped": sum(1 for r in self.results if r.skipped),

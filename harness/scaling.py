@@ -1,5 +1,5 @@
 """One linearity judgement for the whole suite: certify's ``perf.linear``, the throughput
-report's exponent and the fuzzer's time oracle.
+report's exponent, the fuzzer's time oracle and triage's.
 
 Time is measured on a *ladder* of sizes (each twice the last) and judged by the fitted
 exponent: the least-squares slope of log(time) against log(size) — 1 is linear, 2 quadratic,
@@ -7,6 +7,10 @@ and over three or more sizes it tells O(n log n) (≈1.1 over a ×8 ladder) from
 super-linear parser is not waited for: each step's time is known before the next one runs,
 so the ladder stops as soon as the next step would pass the budget, and the verdict is the
 exponent of the steps that ran.
+
+The fuzzer and triage time one input at two sizes, the input and the same bytes with their
+repetitions longer (``two_sizes``): the same exponent, fitted through two points, against the
+same bound. A time below ``NOISE_FLOOR`` says nothing about growth there and is not judged.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from dataclasses import dataclass, field
 #: report marks it ⚠). A linear parser measures 0.9–1.1 on a ×8 ladder in CPU time, up to
 #: about 1.25 on a shared machine under load; O(n log n) about 1.1; O(n²) about 2.
 SUPER_LINEAR = 1.3
+#: CPU seconds below which the fuzzer and triage do not judge a measurement: timer
+#: resolution and scheduling noise are of that order on a shared machine.
+NOISE_FLOOR = 0.02
 #: The step ratio of the ladder, and how many sizes it has from the smallest to the largest.
 STEP = 2
 
@@ -52,7 +59,7 @@ def ladder(smallest: int, largest: int) -> list[int]:
 class Verdict:
     """What a ladder measured, and whether it is linear."""
 
-    points: list[tuple[int, float]] = field(default_factory=list)
+    points: list[tuple[float, float]] = field(default_factory=list)
     #: The size the ladder stopped before (its predicted time was past the budget).
     stopped_before: int | None = None
     budget: float = 0.0
@@ -69,6 +76,11 @@ class Verdict:
             return len(self.points) == 1 and self.stopped_before is None
         return exponent <= SUPER_LINEAR
 
+    def superlinear(self, floor: float = 0.0) -> bool:
+        """Whether the time grew faster than linear, judged only when the largest time is
+        at least ``floor`` seconds (a shorter one says nothing about growth)."""
+        return not self.linear and max(seconds for _, seconds in self.points) >= floor
+
     def describe(self) -> str:
         exponent = self.exponent
         measured = ", ".join(f"{size}: {seconds * 1e3:.1f} ms" for size, seconds in self.points)
@@ -83,6 +95,12 @@ class Verdict:
                 f"than the budget of {self.budget:.1f} s"
             )
         return text
+
+
+def two_sizes(small: float, large: float, growth: float) -> Verdict:
+    """The verdict on one workload that cost ``small`` CPU seconds, and ``large`` at
+    ``growth`` times the size: a ladder of two steps, judged as the ladder is."""
+    return Verdict(points=[(1.0, small), (growth, large)])
 
 
 #: The ladder's budget: this many times its first two steps (a linear parser's whole ladder

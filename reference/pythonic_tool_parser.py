@@ -265,7 +265,15 @@ class PythonicToolParser(ToolParser):
                     i += 1
                 self._state = _VALUE
             elif state == _VALUE:
+                start = i
                 i = self._value(text, i, c, deltas)
+                if i == start and self._state == _VALUE:
+                    # The text ends in a prefix of the string delimiter: wait for the rest,
+                    # or at the end of the output read it as a scalar's text.
+                    if not final:
+                        break
+                    self._state = _SCALAR
+                    self._resume = 0
             else:  # _AFTER
                 if c in ")]}":
                     i = self._closer(i, c, deltas)
@@ -456,7 +464,9 @@ class PythonicToolParser(ToolParser):
             self._state = _ITEM
             return j + 1
         self._state = _BETWEEN
-        return j
+        # A letter that cannot be in a name (``str.isalpha`` is wider than the name's
+        # characters) is stray text: step over it, or the two states hand it back and forth.
+        return max(j, i + 1)
 
     def _raw_end(self, text: str, j: int, n: int) -> int:
         """The "," or closer that ends a raw value, brackets inside it balanced (the depth

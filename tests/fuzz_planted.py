@@ -1,11 +1,14 @@
-"""A copy of a dialect with one planted bug, for showing that the fuzzer finds it.
+"""Copies of a dialect with one planted bug each, for showing that the fuzzer finds it.
 
 ``fuzz_planted_off_by_one`` is Qwen2.5's hermes format with ``<tool_call>`` spelled in
 several tokens (so a chunk may end after ``<``, ``<tool`` or ``<tool_call``), parsed by a
 response parser whose pending-suffix handling is off by one: it releases the first
-character of a held tag prefix as content. ``fuzz_planted_control`` is the same dialect
-without the bug. Importing this module registers both (unlisted); ``factory`` makes it
-usable as ``TOOLCONFORM_FUZZ_ADAPTER=tests.fuzz_planted:factory`` for an atheris run.
+character of a held tag prefix as content — a wrong result, which the cheap oracles see.
+``fuzz_planted_quadratic`` parses correctly but looks at all the text seen so far once per
+new character: only the expensive linear-time oracle, which the fuzzing loop runs on a
+sample, can see it. ``fuzz_planted_control`` is the same dialect without a bug. Importing
+this module registers the three (unlisted); ``factory`` makes them usable as
+``TOOLCONFORM_FUZZ_ADAPTER=tests.fuzz_planted:factory`` for an atheris run.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from toolconform.reference.tags import find_first, stable_prefix_end
 from toolconform.reference.types import DeltaMessage
 
 PLANTED = "fuzz_planted_off_by_one"
+QUADRATIC = "fuzz_planted_quadratic"
 CONTROL = "fuzz_planted_control"
 
 
@@ -43,7 +47,26 @@ class OffByOneResponseParser(ResponseParser):
         return end, False
 
 
-for name, parser in ((PLANTED, OffByOneResponseParser), (CONTROL, ResponseParser)):
+class QuadraticResponseParser(ResponseParser):
+    """Right results, but every new character costs a scan of all the text seen so far."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._seen = ""
+
+    def stream_chunk(self, text, token_ids=(), *, final=False):  # type: ignore[no-untyped-def]
+        self._seen += text
+        for _ in text:
+            for _ in self._seen[::8]:  # the planted bug
+                pass
+        return super().stream_chunk(text, token_ids, final=final)
+
+
+for name, parser in (
+    (PLANTED, OffByOneResponseParser),
+    (QUADRATIC, QuadraticResponseParser),
+    (CONTROL, ResponseParser),
+):
     register(
         Dialect(
             name=name,

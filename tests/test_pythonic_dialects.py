@@ -200,3 +200,31 @@ def test_gemma_values_are_verbatim_strings_bare_scalars_and_bare_key_objects(
 def test_gemma4_thought_channel_and_a_call_that_ends_it() -> None:
     text = '<|channel>thought\nplan<|tool_call>call:f{a:<|"|>x<|"|>}<tool_call|>Done.'
     check("gemma4", text, Expected("Done.", "plan", [("f", '{"a": "x"}')]))
+
+
+@pytest.mark.parametrize("cut", ["<", "<|", '<|"', '<|"|'])
+def test_an_output_that_ends_inside_a_string_delimiter_ends(cut: str) -> None:
+    """Found by `fuzz run pythonic`: an output ending in a prefix of Gemma 4's `<|"|>`
+    looped forever, complete and streamed (the value waited for a delimiter's rest that
+    could not come). At the end the prefix is the value's text; streamed, it is held."""
+    text = "<|tool_call>call:get_weather{city:" + cut
+    complete = get_dialect("gemma4").new_parser(Request(thinking=False)).parse_complete(text)
+    assert [call.name for call in complete.tool_calls] == ["get_weather"]
+    parser = get_dialect("gemma4").new_parser(Request(thinking=False))
+    for character in text:
+        parser.stream_chunk(character)
+    parser.stream_chunk("", final=True)
+
+
+@pytest.mark.parametrize("dialect", ["pythonic", "olmo3"])
+def test_a_letter_no_name_may_hold_is_stepped_over(dialect: str) -> None:
+    """Found by `fuzz run pythonic`: a letter ``str.isalpha`` accepts but a call name may not
+    hold (``ª``) was handed back and forth between two states forever."""
+    text = '<function_calls>ªget_weather(city="Paris")</function_calls>'
+    if dialect == "pythonic":
+        text = '[ªget_weather(city="Paris")]'
+    get_dialect(dialect).new_parser(Request(thinking=False)).parse_complete(text)
+    parser = get_dialect(dialect).new_parser(Request(thinking=False))
+    for character in text:
+        parser.stream_chunk(character)
+    parser.stream_chunk("", final=True)

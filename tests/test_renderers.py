@@ -163,7 +163,7 @@ def test_newlines_alone_between_blocks_are_their_separator_not_an_answer(dialect
     )
 
 
-@pytest.mark.parametrize("dialect", ["mistral", "gpt_oss"])
+@pytest.mark.parametrize("dialect", ["mistral", "gpt_oss", "ds2api"])
 def test_every_layout_variant_is_drawn_and_parses_alike(dialect: str) -> None:
     response = tc.Response(
         content="Hi",
@@ -189,3 +189,34 @@ def test_every_layout_variant_is_drawn_and_parses_alike(dialect: str) -> None:
 def test_an_unknown_variant_is_refused_with_the_known_ones() -> None:
     with pytest.raises(InvalidArgument, match="variant='v7' is not a layout of 'mistral'; its"):
         tc.render("mistral", tc.Response(), "v7")
+
+
+@pytest.mark.parametrize("dialect", XML_DIALECTS)
+@pytest.mark.parametrize("arguments", [{"text": 3}, {"undeclared": 3}, {"either": [1]}])
+def test_xml_formats_refuse_values_their_schema_does_not_type(
+    dialect: str, arguments: dict
+) -> None:
+    """A value of a type the parameter does not allow, or of a parameter the tool does not
+    declare, is read back as its text."""
+    assert arguments_read_back(dialect, arguments) != arguments
+    assert tc.get_renderer(dialect).fit_call(tc.Call("f", arguments), TYPED) is None
+
+
+CALL_DIALECTS = [d for d in tc.renderer_names() if "calls" in tc.get_renderer(d).supports]
+
+
+@pytest.mark.parametrize("dialect", CALL_DIALECTS)
+def test_a_block_stands_between_any_two_pieces_of_text(dialect: str) -> None:
+    """What the fuzzer splices into an output: each layout's block parses to its calls
+    wherever it stands, between prose and next to another block."""
+    renderer = tc.get_renderer(dialect)
+    calls = (tc.Call("f", {"text": "Paris"}),)
+    for variant in renderer.variants or (None,):
+        block = renderer.block(calls, variant)
+        parsed = parse(dialect, f"Hello {block}\nthen {block}{block} done", Request())
+        assert parsed.calls == [("f", {"text": "Paris"})] * 3, variant
+
+
+def test_a_dialect_without_calls_has_no_block() -> None:
+    with pytest.raises(InvalidArgument, match="'deepseek_r1' has no tool calls to write"):
+        tc.get_renderer("deepseek_r1").block((tc.Call("f", {}),))

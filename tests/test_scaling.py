@@ -105,3 +105,21 @@ def test_a_slow_parser_is_judged_on_fewer_sizes_within_the_cap() -> None:
     assert verdict.linear and len(verdict.points) >= 2
     assert verdict.budget == scaling.CAP
     assert sum(spent) <= scaling.CAP + 2 * (2 + 4)  # the first two steps, then the cap
+
+
+def test_two_sizes_are_judged_by_the_ladders_bound():
+    """The fuzzer's and triage's verdict (an input, and the same bytes with longer
+    repetitions) is the ladder's: the exponent fitted through the two points."""
+    assert scaling.two_sizes(0.01, 0.16, 16).exponent == pytest.approx(1.0)
+    assert scaling.two_sizes(0.01, 2.56, 16).exponent == pytest.approx(2.0)
+    bound = 16**scaling.SUPER_LINEAR
+    assert not scaling.two_sizes(0.01, 0.01 * bound * 0.99, 16).superlinear()
+    assert scaling.two_sizes(0.01, 0.01 * bound * 1.01, 16).superlinear()
+    assert "size^2.00" in scaling.two_sizes(0.01, 2.56, 16).describe()
+
+
+def test_times_below_the_noise_floor_are_not_judged():
+    assert scaling.two_sizes(0.0001, 0.01, 8).superlinear()
+    assert not scaling.two_sizes(0.0001, 0.01, 8).superlinear(floor=scaling.NOISE_FLOOR)
+    # a zero reading cannot be fitted: not linear
+    assert scaling.two_sizes(0.0, 0.5, 8).superlinear(floor=scaling.NOISE_FLOOR)

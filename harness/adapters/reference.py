@@ -6,10 +6,11 @@ path end to end, and gives every report a row to compare against.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from ... import __version__
-from ...reference import Request, get_dialect
+from ...reference import Request, ResponseParser, get_dialect
 from ...reference.types import ParsedResponse
 
 
@@ -19,7 +20,12 @@ class ReferenceSession:
     def __init__(self, dialect: str, request: dict[str, Any]) -> None:
         self._dialect = get_dialect(dialect)
         self._request = Request.from_openai(request)
-        self._parser = self._dialect.new_parser(self._request)
+
+    @cached_property
+    def _parser(self) -> ResponseParser:
+        """The streaming parser, made on the first feed: a session opened for ``parse``
+        alone (the fuzzer's complete parse, once per execution) never needs one."""
+        return self._dialect.new_parser(self._request)
 
     def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
         pairs = self._parser.stream_chunk(text, token_ids or ())

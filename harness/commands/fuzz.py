@@ -202,6 +202,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
         seed=args.seed,
         log=workdir / "libfuzzer.log",
     )
+    fuzz_run.judge = lambda data: target.fails(data, fuzz_run.timeout)
     with console.status("starting libFuzzer") as status:
         return fuzz_run.run(lambda p: status.update(_status(p, args.seconds)))
 
@@ -224,6 +225,8 @@ def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Co
 
 
 def _summary(console: Console, name: str, engine: str, progress, workdir: Path, findings) -> None:  # type: ignore[no-untyped-def]
+    from ..fuzzing.decoding import THOROUGH_ONE_IN
+
     table = Table(title=f"fuzz {name} ({engine})", show_header=False)
     table.add_row("time", f"{progress.seconds:.0f} s")
     average = progress.execs / max(progress.seconds, 1e-9)
@@ -233,6 +236,16 @@ def _summary(console: Console, name: str, engine: str, progress, workdir: Path, 
         f"{progress.execs} ({average:.0f} execs/s on average, {per_cpu:.0f} per CPU-second)",
     )
     table.add_row("CPU time", f"{progress.cpu_seconds:.0f} s")
+    sample = (
+        "the fuzzing loop leaves its sample to them"
+        if engine == "atheris"
+        else f"and one execution in {THOROUGH_ONE_IN}"
+    )
+    table.add_row(
+        "judged by every oracle",
+        f"{progress.thorough} seeds and new-coverage inputs ({progress.thorough_seconds:.0f} "
+        f"CPU s); {sample}",
+    )
     if progress.coverage is not None:
         table.add_row("coverage", f"{progress.coverage} edges, {progress.features} features")
     if progress.corpus is not None:

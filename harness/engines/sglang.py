@@ -114,6 +114,8 @@ BINDINGS: dict[str, Binding] = {
     "deepseek_v41": Binding("deepseekv41", "deepseek-v41"),
     "gigachat35": Binding("gigachat35", "gigachat35"),
     "k2_horizon": Binding("k2_horizon", "k2_horizon"),
+    "step3": Binding("step3", "step3"),
+    "nemotron3": Binding("qwen3_coder", "nemotron_3"),
 }
 
 
@@ -340,16 +342,8 @@ ALIASES: dict[str, str] = {
     # reasoning_parser.py map these names to it; issue 20).
     "tool:qwen": "qwen25",
     "tool:glm": "glm45",
-    "tool:step3p5": "qwen3_coder",
-    "tool:nanbeige": "qwen3_coder",
-    "reasoning:dots": "qwen3",
-    "reasoning:nanbeige": "qwen3",
     "reasoning:interns1": "qwen3",
     "reasoning:qwen3-thinking": "minimax",
-    "reasoning:step3": "deepseek-r1",
-    "reasoning:step3p5": "deepseek-r1",
-    "reasoning:gigachat35": "deepseek-r1",
-    "reasoning:deepseek-v41": "deepseek-v4",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED: dict[str, str] = {}

@@ -129,6 +129,9 @@ BINDINGS: dict[str, Binding] = {
     "dots": Binding("dots", None, "dots.llm"),
     "deepseek_v41": Binding("deepseek_v41", "deepseek_v41", "deepseek-v4"),
     "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
+    "step3": Binding("step3", "step3", "step-3"),
+    # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
+    "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -512,6 +515,7 @@ UNSERVED = {
             ("hy_v4", "Hy4"),
             ("dots", "dots.llm"),
             ("k2_horizon", "K2 Horizon"),
+            ("step3", "Step-3"),
         )
     },
 }
@@ -523,9 +527,7 @@ ALIASES = {
     "tool:qwen3_json": "hermes",
     "tool:qwen3_xml": "qwen3_coder",
     "tool:llama4_json": "llama3_json",
-    "reasoning:glm47": "glm45",
     # issue 20: the same class (vllm/reasoning/__init__.py)
-    "reasoning:step5": "deepseek_r1",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED = {

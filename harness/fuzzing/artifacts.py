@@ -5,8 +5,8 @@ prefix, the fragments and the tool names, in libFuzzer's ``-dict`` format; nothi
 by hand, so a new tag is fuzzed as soon as a dialect declares it. Seeds are the corpus
 cases of the target's dialects encoded as inputs (``encode``): each decodes to the case's
 output and request under a token-aligned chunking, so the fuzzer starts from every shape
-the corpus knows; one well-formed block per layout of each dialect is added, so a dialect
-the corpus does not cover yet still starts from its own syntax.
+the corpus knows; one well-formed block per layout of each dialect (as its renderer writes
+it) is added, so a dialect the corpus does not cover yet still starts from its own syntax.
 """
 
 from __future__ import annotations
@@ -20,16 +20,21 @@ from ...reference import get_dialect
 from ..cases import Case, load_cases
 from .decoding import (
     CUTS,
+    KNOWN_NAMES,
     LITERAL,
     MAX_CUTS,
+    NAMES,
     NO_TOOLS_FIELD,
     OPS,
     THINKING,
+    THOROUGH_ONE_IN,
     TOOL_CHOICES,
+    UNDECLARED,
+    block,
+    layouts,
 )
 from .families import DRIFT
 from .provider import ByteWriter
-from .shells import KNOWN_NAMES, NAMES, shells_for
 from .target import Target
 
 #: The longest literal piece the decoder reads at once.
@@ -82,7 +87,7 @@ def encode(
 
     ``request_variant`` is (tools code, thinking index, tool-choice index) as the decoder
     reads them. The input is token-aligned, not built only of well-formed blocks, and does
-    not ask for the linear-time oracle.
+    not ask for the expensive oracles (the engines judge every seed with all of them).
     """
     writer = ByteWriter()
     writer.int_in_range(dialect_index, 0, dialect_count - 1)
@@ -92,7 +97,7 @@ def encode(
     writer.int_in_range(choice_index, 0, len(TOOL_CHOICES) - 1)
     writer.int_in_range(0, 0, 3)  # token-aligned
     writer.int_in_range(1, 0, 3)  # not restricted to well-formed pieces
-    writer.int_in_range(1, 0, 7)  # not timed
+    writer.int_in_range(1, 0, THOROUGH_ONE_IN - 1)  # not thorough
     selectors = list(cut_selectors)[:MAX_CUTS]
     writer.int_in_range(CUTS, 0, 2)
     writer.int_in_range(len(selectors), 0, MAX_CUTS)
@@ -136,15 +141,15 @@ def request_variant(request: dict[str, Any]) -> tuple[int, int, int]:
 
 def seed_inputs(target: Target, cases: list[Case] | None = None) -> dict[str, bytes]:
     """Seed inputs named by case id: every non-pathological case of the target's dialects,
-    whole and cut at (up to eight) evenly spread selectors; and, for dialects the corpus
-    does not cover yet, one well-formed block per layout (named ``shell:DIALECT:N``)."""
+    whole and cut at (up to eight) evenly spread selectors; and one well-formed block per
+    layout of each dialect (named ``block:DIALECT:N``)."""
     seeds: dict[str, bytes] = {}
     count = len(target.dialects)
     for index, dialect in enumerate(target.dialects):
-        layouts, arguments = shells_for(dialect)
-        for number, layout in enumerate(layouts):
-            text = "Sure.\n" + layout(KNOWN_NAMES[0], arguments[1])
-            seeds[f"shell:{dialect}:{number}"] = encode(index, count, (NO_TOOLS_FIELD, 0, 0), text)
+        for number, variant in enumerate(layouts(dialect)):
+            written, _ = block(dialect, variant, KNOWN_NAMES[0], 1, UNDECLARED)
+            text = "Sure.\n" + written
+            seeds[f"block:{dialect}:{number}"] = encode(index, count, (NO_TOOLS_FIELD, 0, 0), text)
     for case in cases if cases is not None else load_cases():
         if case.dialect not in target.dialects or case.scaling is not None:
             continue

@@ -5,6 +5,11 @@ Both engines leave their findings the same way — one file per failing input, n
 artifact folder — so triage does not care which engine found what. Progress comes back as
 ``Progress`` records: libFuzzer's status lines are parsed; the Hypothesis engine reports its
 own counts (it has no coverage figure).
+
+Inside the fuzzing loop only a sample of the inputs meets the expensive oracles
+(``Target.test_one_input``). The inputs worth more are judged by all of them
+(``Target.judge``): the seeds and, under libFuzzer, every input it keeps for new coverage —
+read from the work corpus as libFuzzer writes it, by this process, uninstrumented.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .oracles import Finding
-from .target import Target
+from .target import JUDGED_BESIDE, SAMPLE_VARIABLE, Target
 
 #: Artifact name prefixes libFuzzer writes, and what each means.
 ARTIFACT_KINDS = {
@@ -57,6 +62,11 @@ class Progress:
     #: CPU time the fuzzing used (the fuzzer's processes, or this one): on a shared
     #: machine, executions per CPU-second say more than per wall-clock second.
     cpu_seconds: float = 0.0
+    #: Inputs judged by every oracle besides the fuzzing loop's sample — the seeds and
+    #: libFuzzer's new-coverage inputs — and the CPU seconds that took (part of
+    #: ``cpu_seconds``; under libFuzzer, spent in this process beside the fuzzer's).
+    thorough: int = 0
+    thorough_seconds: float = 0.0
     findings: list[Path] = field(default_factory=list)
 
 
@@ -103,6 +113,10 @@ class LibFuzzerRun:
     timeout: int = 30
     max_len: int = 4096
     log: Path | None = None
+    #: Judges an input by every oracle: ``True`` when it fails. libFuzzer's seeds and each
+    #: input it keeps for new coverage are judged so, in this process, as they appear; the
+    #: fuzzing loop then leaves its sample to this judge (``target.SAMPLE_VARIABLE``).
+    judge: Callable[[bytes], bool] | None = None
 
     def command(self) -> list[str]:
         options = [
@@ -130,10 +144,15 @@ class LibFuzzerRun:
         # libFuzzer re-runs argv[0] in fork mode: the script's shebang must find this Python.
         bin_dir = str(Path(sys.executable).parent)
         environment["PATH"] = bin_dir + os.pathsep + environment.get("PATH", "")
+        if self.judge is not None:
+            # Every kept input is judged by every oracle here: the instrumented loop need
+            # not spend two thirds of its time on a sample of its own.
+            environment[SAMPLE_VARIABLE] = JUDGED_BESIDE
         progress = Progress()
         started = time.monotonic()
-        cpu_before = _children_cpu()
+        cpu_before = _children_cpu() + time.process_time()
         before = set(findings_in(self.artifacts))
+        judged: set[str] = set()
         log = self.log.open("w", encoding="utf-8", buffering=1) if self.log else None
         with subprocess.Popen(
             [sys.executable, *self.command()],
@@ -148,16 +167,46 @@ class LibFuzzerRun:
                 if log:
                     log.write(line)
                 progress.seconds = time.monotonic() - started
-                if parse_status(line, progress) or "Test unit written" in line:
+                status = parse_status(line, progress)
+                if (
+                    status
+                    and self._judge_new(judged, progress)
+                    and not (self.keep_going or self.jobs > 1)
+                ):
+                    process.terminate()  # a failure stops a plain run, as libFuzzer's own do
+                if status or "Test unit written" in line:
                     progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
                     on_progress(progress)
             code = process.wait()
         if log:
             log.close()
         progress.seconds = time.monotonic() - started
-        progress.cpu_seconds = _children_cpu() - cpu_before
+        progress.cpu_seconds = _children_cpu() + time.process_time() - cpu_before
         progress.findings = [p for p in findings_in(self.artifacts) if p not in before]
         return progress, code
+
+    def _judge_new(self, judged: set[str], progress: Progress) -> bool:
+        """Judge the seeds and corpus inputs not judged yet; True when one failed (it is
+        then written as a finding)."""
+        if self.judge is None:
+            return False
+        failed = False
+        for folder in (self.seeds, self.corpus):
+            for entry in os.scandir(folder):
+                if entry.name in judged:
+                    continue
+                judged.add(entry.name)
+                try:
+                    data = Path(entry.path).read_bytes()
+                except FileNotFoundError:  # replaced by a smaller input meanwhile
+                    continue
+                started = time.process_time()
+                if self.judge(data):
+                    write_finding(self.artifacts, data)
+                    failed = True
+                progress.thorough += 1
+                progress.thorough_seconds += time.process_time() - started
+        return failed
 
 
 def _children_cpu() -> float:
@@ -193,7 +242,9 @@ def run_hypothesis(
     seed inputs are replayed first. Every failing input is written as a finding file and
     counts when ``keep(path)`` says it is a new failure (``findings.Findings.add``; every
     one without ``keep``); the run goes on after one, unless ``stop_after`` findings are in.
-    No coverage guidance: this is the fallback engine.
+    The seeds are judged by every oracle, the generated inputs as the fuzzing loop judges
+    them (the expensive oracles on a sample). No coverage guidance: this is the fallback
+    engine.
     """
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
@@ -203,24 +254,37 @@ def run_hypothesis(
     started = time.monotonic()
     cpu_started = time.process_time()
     failed: set[bytes] = set()
+    # Hypothesis draws mostly a few bytes; half the inputs are of any length up to
+    # ``max_size`` instead, so that long outputs are reached too (repetitions the
+    # linear-time oracle can time, tag shells longer than a parser's bounds).
+    any_length = st.integers(0, max_size).flatmap(lambda n: st.binary(min_size=n, max_size=n))
+    inputs = st.binary(max_size=max_size) | any_length
 
     def running() -> bool:
         done = stop_after is not None and len(progress.findings) >= stop_after
         return not done and time.monotonic() - started < seconds
 
-    def one(data: bytes) -> None:
+    def one(data: bytes, thorough: bool = False) -> None:
         progress.execs += 1
+        started = time.process_time()
         try:
-            target.test_one_input(data)
+            if thorough:
+                target.judge(data)
+            else:
+                target.test_one_input(data)
         except Finding:
             if data not in failed:
                 failed.add(data)
                 path = write_finding(artifacts, data)
                 if keep is None or keep(path):
                     progress.findings.append(path)
+        finally:
+            if thorough:
+                progress.thorough += 1
+                progress.thorough_seconds += time.process_time() - started
 
     for data in seeds:
-        one(data)
+        one(data, thorough=True)
     round_number = 0
     while running():
 
@@ -233,7 +297,7 @@ def run_hypothesis(
             suppress_health_check=list(HealthCheck),
             derandomize=False,
         )
-        @given(st.binary(max_size=max_size))
+        @given(inputs)
         def fuzz(data: bytes) -> None:
             if running():
                 one(data)

@@ -2,9 +2,10 @@
 
 One target per family of wire formats that share a grammar (and so share the fragments
 worth splicing into an input): the JSON-envelope dialects, the section-token dialects,
-Mistral, Harmony, the XML-like dialects, DSML and ds2api. A family lists its dialects by
-name; those not registered in this build are left out, so a family whose dialects have not
-landed yet simply has none.
+Mistral, Harmony, the XML-like dialects, DSML, ds2api, and the reasoning-only dialects. A
+family does not list its dialects: each dialect's renderer names its ``grammar``, and the
+family is every registered dialect of that grammar. So a new dialect is fuzzed as soon as
+its renderer lands, and a test fails when a dialect's grammar has no family.
 
 Each family also says what happens to a malformed tool block, since the two seeds differ:
 
@@ -19,7 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hypothesis.errors import InvalidArgument
+
 from ...reference import dialect_names
+from ...strategies.renderers import get_renderer, renderer_names
 
 DROP = "drop"
 RELEASE = "release"
@@ -111,7 +115,14 @@ _DSML = (
     "</|DSML|invoke>",
     "\n\n",
 )
+_PYTHON = (
+    "[", "]", "(", ")", "=", ", ", "'", '"', "\\'", "True", "None", "False", "1.5", "get_weather(",
+    "city=", "city='Paris'", ")]", "[{", "}]", "{", "}", ":", "call:", "<escape>",
+    "<|python_start|>", "<|python_end|>", "<|tool_call_start|>", "<|tool_call_end|>",
+    "<function_calls>", "</function_calls>", "\n",
+)  # fmt: skip
 _MARKDOWN = ("```", "`", "``", "~~~", "```xml\n", "\n```\n", "    ", "> ")
+_REASONING = ("<think>", "</think>", "<think", "</think", "think>", "</", "<", ">", "\n\n")
 #: Characters models drift into tag shells (seed 003 §1), and other Unicode oddities.
 DRIFT = (
     "｜", "！", "、", "␂", "\x02", "〈", "〉", "＜", "＞", "\u200b", "\u200d", "\ufeff", "▁",
@@ -119,39 +130,51 @@ DRIFT = (
 )  # fmt: skip
 
 
+def grammar_of(dialect: str) -> str | None:
+    """The grammar a dialect's renderer declares (``None``: a dialect without a renderer,
+    such as a test's private variant)."""
+    try:
+        return get_renderer(dialect).grammar
+    except InvalidArgument:
+        return None
+
+
 @dataclass(frozen=True)
 class Family:
-    """One fuzz target's dialects, what it splices in, and its malformed-block policy."""
+    """One fuzz target: the grammar its dialects share, what it splices in, and its
+    malformed-block policy. ``name`` is the grammar, as the renderers spell it."""
 
     name: str
     description: str
-    dialect_candidates: tuple[str, ...]
     fragments: tuple[str, ...]
     invalid_policy: str = DROP
 
     @property
     def dialects(self) -> tuple[str, ...]:
-        """The family's dialects registered in this build, in declaration order."""
-        registered = set(dialect_names())
-        return tuple(name for name in self.dialect_candidates if name in registered)
+        """The registered dialects of this grammar, by name."""
+        rendered = set(renderer_names())
+        return tuple(
+            name for name in dialect_names() if name in rendered and grammar_of(name) == self.name
+        )
 
 
 FAMILIES: dict[str, Family] = {
     family.name: family
     for family in (
-        Family("json", "JSON envelopes in outer tags (hermes, InternLM, Llama 3)",
-               ("qwen3", "qwen25", "internlm", "llama3_json"), _JSON),
+        Family("json", "JSON envelopes in outer tags (hermes, InternLM, Llama 3)", _JSON),
         Family("section", "section special tokens (DeepSeek V3/V3.1, Kimi K2)",
-               ("deepseek_v3", "deepseek_v31", "kimi_k2"), _JSON + _SECTION),
-        Family("mistral", "Mistral [TOOL_CALLS] lists and NAME[ARGS] calls",
-               ("mistral",), _JSON + _MISTRAL),
-        Family("harmony", "OpenAI Harmony channels (gpt-oss)", ("gpt_oss",), _JSON + _HARMONY),
+               _JSON + _SECTION),
+        Family("mistral", "Mistral [TOOL_CALLS] lists and NAME[ARGS] calls", _JSON + _MISTRAL),
+        Family("harmony", "OpenAI Harmony channels (gpt-oss)", _JSON + _HARMONY),
         Family("xml", "XML-like tool blocks (Qwen3-Coder, Qwen3.5, GLM-4.5/4.7, MiniMax-M2)",
-               ("qwen3_coder", "qwen35", "glm45", "glm47", "minimax_m2"), _XML + _JSON[:12]),
-        Family("dsml", "DSML tool blocks (DeepSeek V3.2, V4)", ("deepseek_v32", "deepseek_v4"),
-               _DSML + _XML + _JSON[:12]),
-        Family("ds2api", "ds2api: drift-tolerant DSML and XML wrappers (seed 003)", ("ds2api",),
+               _XML + _JSON[:12]),
+        Family("dsml", "DSML tool blocks (DeepSeek V3.2, V4)", _DSML + _XML + _JSON[:12]),
+        Family("ds2api", "ds2api: drift-tolerant DSML and XML wrappers (seed 003)",
                _DSML + _XML + _MARKDOWN + _JSON[:12], invalid_policy=RELEASE),
+        Family("pythonic", "Python call literals and Gemma's call:NAME{…} (Llama 3.2/4, LFM2, "
+               "OLMo 3, FunctionGemma, Gemma 4)", _PYTHON + _JSON[:12] + _REASONING),
+        Family("reasoning", "reasoning channels without tool calls (DeepSeek-R1)",
+               _REASONING + _MARKDOWN),
     )
 }  # fmt: skip
 
@@ -162,10 +185,8 @@ ALL_FRAGMENTS = tuple(dict.fromkeys(f for family in FAMILIES.values() for f in f
 
 def family_of(dialect: str) -> Family | None:
     """The family a dialect belongs to (its malformed-block policy), if any."""
-    for family in FAMILIES.values():
-        if dialect in family.dialect_candidates:
-            return family
-    return None
+    grammar = grammar_of(dialect)
+    return FAMILIES.get(grammar) if grammar is not None else None
 
 
 def target_names() -> list[str]:

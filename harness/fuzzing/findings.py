@@ -58,7 +58,8 @@ class Findings:
                 self.target, self.target.decode(data), finding.check, seconds=self.seconds
             )
             key = (finding.check, minimal.dialect, json.dumps(list(minimal.chunks)))
-            again = failure_of(self.target, minimal, linear=finding.check == "perf.linear")
+            linear = finding.check == "perf.linear"
+            again = failure_of(self.target, minimal, linear=linear, thorough=False)
             same = again is not None and again.check == finding.check
             distinct = Distinct(path, finding.check, (again if same else finding).message, minimal)
         if key in self._keys:

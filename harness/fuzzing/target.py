@@ -1,28 +1,42 @@
-"""A fuzz target: a family's dialects and fragments, a subject, and the oracles, as one call.
+"""A fuzz target: a family's dialects and fragments, an adapter, and the oracles, as one call.
 
 ``build_target(name)`` gives the target for a family (``json``, ``section`` …) or the
-generic ``adapter`` target, whose subject is the adapter named by the environment variable
+generic ``adapter`` target, whose parser is the adapter named by the environment variable
 ``TOOLCONFORM_FUZZ_ADAPTER`` (``module:callable`` or ``cmd:…``; ``reference`` by default)
 and whose dialects are ``TOOLCONFORM_FUZZ_DIALECTS`` (comma-separated) or every dialect the
-adapter supports. ``Target.test_one_input(data)`` is what atheris and Hypothesis call.
+adapter supports. The family targets drive the reference parser through its built-in
+adapter, as certify does.
+
+``Target.test_one_input(data)`` is what atheris and Hypothesis call: the cheap oracles on
+every input, the expensive ones on the inputs that ask for them (one in
+``decoding.THOROUGH_ONE_IN``). ``Target.judge(data)`` runs every oracle: for the inputs that
+added coverage, the seeds, triage and the regressions.
+
+Under ``toolconform fuzz run`` libFuzzer's process leaves the sample to the judge beside it
+(``SAMPLE_VARIABLE``): every input libFuzzer keeps is judged by every oracle there, in an
+uninstrumented process, where a parser run costs a third of what it costs under atheris'
+instrumentation. A fuzz binary run on its own (ClusterFuzzLite) judges its sample itself.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from ...reference import dialect_names, get_dialect
+from ..adapters import Adapter, load_in_process
 from ..errors import UsageError
+from ..execution import FeedTimeout, feed_limit
 from .decoding import FuzzInput, decode
 from .families import ADAPTER_TARGET, ALL_FRAGMENTS, DROP, FAMILIES, family_of, target_names
-from .oracles import SCALE, Policy, check, protocol_tag_texts
-from .shells import SHELLS
-from .subjects import AdapterSubject, ReferenceSubject, Subject
+from .oracles import SCALE, Finding, Policy, check
 
 ADAPTER_VARIABLE = "TOOLCONFORM_FUZZ_ADAPTER"
 DIALECTS_VARIABLE = "TOOLCONFORM_FUZZ_DIALECTS"
+#: Set to ``beside`` by ``LibFuzzerRun`` when it judges libFuzzer's kept inputs itself: the
+#: fuzzing loop then runs the cheap oracles only.
+SAMPLE_VARIABLE = "TOOLCONFORM_FUZZ_SAMPLE"
+JUDGED_BESIDE = "beside"
 
 
 @dataclass
@@ -30,50 +44,66 @@ class Target:
     name: str
     dialects: tuple[str, ...]
     fragments: tuple[str, ...]
-    subject: Subject
+    adapter: Adapter
+    #: Whether the fuzzing loop judges its sample by the expensive oracles itself.
+    sample: bool = True
+    _policies: dict[str, Policy] = field(default_factory=dict, repr=False)
 
     def decode(self, data: bytes, scale: int = 1) -> FuzzInput:
         return decode(data, self.dialects, self.fragments, scale=scale)
 
-    @cached_property
-    def _policies(self) -> dict[str, Policy]:
-        policies = {}
-        for dialect in self.dialects:
-            family = family_of(dialect)
-            tags = protocol_tag_texts(tuple(get_dialect(dialect).protocol_tags()))
-            policies[dialect] = Policy(family.invalid_policy if family else DROP, tags)
-        return policies
-
     def policy(self, dialect: str) -> Policy:
-        return self._policies[dialect]
+        policy = self._policies.get(dialect)
+        if policy is None:
+            family = family_of(dialect)
+            invalid = family.invalid_policy if family else DROP
+            policy = self._policies[dialect] = Policy(get_dialect(dialect), invalid)
+        return policy
 
-    def test_one_input(self, data: bytes, scale: int = SCALE) -> None:
+    def test_one_input(self, data: bytes) -> None:
+        """Decode ``data`` and run the cheap oracles, and the expensive ones when the input
+        asks for them; raises ``Finding`` on a failure."""
+        fuzz_input = self.decode(data)
+        self._check(data, fuzz_input, self.sample and fuzz_input.thorough, SCALE)
+
+    def judge(self, data: bytes, scale: int = SCALE) -> None:
         """Decode ``data`` and run every oracle; raises ``Finding`` on a failure.
 
         ``scale`` is how much longer the linear-time oracle makes the repetitions."""
-        fuzz_input = self.decode(data)
+        self._check(data, self.decode(data), True, scale)
+
+    def fails(self, data: bytes, seconds: float) -> bool:
+        """Whether ``data`` fails an oracle (``judge``), or runs longer than ``seconds``."""
+        try:
+            with feed_limit(seconds):
+                self.judge(data)
+        except (Finding, FeedTimeout):
+            return True
+        return False
+
+    def _check(self, data: bytes, fuzz_input: FuzzInput, thorough: bool, scale: int) -> None:
         check(
             fuzz_input,
-            self.subject,
+            self.adapter,
             self.policy(fuzz_input.dialect),
+            thorough=thorough,
             rescale=lambda factor: self.decode(data, factor),
             scale=scale,
         )
 
 
-def build_target(name: str, subject: Subject | None = None) -> Target:
+def build_target(name: str, adapter: Adapter | None = None) -> Target:
     """The target called ``name``; ``UsageError`` naming the known ones otherwise."""
     if name == ADAPTER_TARGET:
-        spec = os.environ.get(ADAPTER_VARIABLE, "reference")
-        subject = subject or (ReferenceSubject() if spec == "reference" else AdapterSubject(spec))
-        return Target(name, _adapter_dialects(subject), ALL_FRAGMENTS, subject)
+        adapter = adapter or load_in_process(os.environ.get(ADAPTER_VARIABLE, "reference"))
+        return Target(name, _adapter_dialects(adapter), ALL_FRAGMENTS, adapter)
     family = FAMILIES.get(name)
     if family is None or not family.dialects:
         raise UsageError(f"unknown fuzz target {name!r}; targets: {', '.join(target_names())}")
-    return Target(name, family.dialects, family.fragments, subject or ReferenceSubject())
+    return Target(name, family.dialects, family.fragments, adapter or load_in_process("reference"))
 
 
-def _adapter_dialects(subject: Subject) -> tuple[str, ...]:
+def _adapter_dialects(adapter: Adapter) -> tuple[str, ...]:
     chosen = os.environ.get(DIALECTS_VARIABLE)
     if chosen:
         names = tuple(part.strip() for part in chosen.split(",") if part.strip())
@@ -81,12 +111,7 @@ def _adapter_dialects(subject: Subject) -> tuple[str, ...]:
         if unknown:
             raise UsageError(f"{DIALECTS_VARIABLE}: unknown dialect(s) {', '.join(unknown)}")
         return names
-    adapter = getattr(subject, "adapter", None)
-    return tuple(
-        name
-        for name in dialect_names()
-        if name in SHELLS and (adapter is None or adapter.supports(name))
-    )
+    return tuple(name for name in dialect_names() if adapter.supports(name))
 
 
 def _registered(name: str) -> bool:

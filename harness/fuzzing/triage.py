@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,17 +30,12 @@ from typing import Any
 import yaml
 
 from ...reference import Request, get_dialect
-from ...strategies.chunking import fixed_size, tag_aligned_boundaries
+from ...strategies.chunking import tag_aligned_boundaries
+from ..checks import BY_ID
+from ..execution import FeedTimeout, feed_limit
+from ..scaling import NOISE_FLOOR, two_sizes
 from .decoding import FuzzInput, tool_objects
-from .oracles import (
-    MAX_COST_GROWTH,
-    MIN_JUDGED_SECONDS,
-    ORACLES,
-    SCALE,
-    Finding,
-    check,
-    cost,
-)
+from .oracles import SCALE, Finding, check, cost, every_boundary, timing_input
 from .target import Target
 
 #: A replay that runs longer than this is a hang.
@@ -50,6 +44,9 @@ PLACEHOLDER = "@@"
 #: Triage judges time on repetitions this much longer than the minimal input's, so that a
 #: super-linear term shows clearly above the linear work.
 TRIAGE_SCALE = 4 * SCALE
+#: A triaged pathological case's sizes are this many times apart (the corpus' convention:
+#: a ladder of four sizes).
+CASE_GROWTH = 8
 
 
 @dataclass
@@ -70,21 +67,17 @@ def finding_id(target: str, data: bytes) -> str:
 
 
 @contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise Finding("run.no-timeout", f"the input ran longer than {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+def _replay_limit() -> Iterator[None]:
+    """A replay longer than ``REPLAY_SECONDS`` is a ``run.no-timeout`` finding."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        with feed_limit(REPLAY_SECONDS):
+            yield
+    except FeedTimeout:
+        raise Finding("run.no-timeout", f"the input ran longer than {REPLAY_SECONDS} s") from None
 
 
 def replay(target: Target, data: bytes) -> Finding | None:
-    """The oracle failure ``data`` causes, or ``None`` when it passes now.
+    """The oracle failure ``data`` causes under every oracle, or ``None`` when it passes now.
 
     An input the linear-time oracle judges is tried again with longer repetitions: a cost
     that grew too fast under the fuzzer's instrumentation may need more length to show
@@ -92,22 +85,25 @@ def replay(target: Target, data: bytes) -> Finding | None:
     scales = (SCALE, 2 * SCALE, 4 * SCALE) if target.decode(data).scalable else (SCALE,)
     for scale in scales:
         try:
-            with _time_limit(REPLAY_SECONDS):
-                target.test_one_input(data, scale)
+            with _replay_limit():
+                target.judge(data, scale)
         except Finding as finding:
             return finding
     return None
 
 
-def failure_of(target: Target, fuzz_input: FuzzInput, *, linear: bool = False) -> Finding | None:
-    """The oracle failure of ``fuzz_input`` (the linear-time one alone with ``linear``)."""
+def failure_of(
+    target: Target, fuzz_input: FuzzInput, *, linear: bool = False, thorough: bool = True
+) -> Finding | None:
+    """The oracle failure of ``fuzz_input`` (the linear-time one alone with ``linear``; the
+    cheap ones alone without ``thorough``: what its own chunking shows)."""
     policy = target.policy(fuzz_input.dialect)
     try:
-        with _time_limit(REPLAY_SECONDS):
+        with _replay_limit():
             if linear:
                 _linear_failure(target, fuzz_input)
             else:
-                check(fuzz_input, target.subject, policy)
+                check(fuzz_input, target.adapter, policy, thorough=thorough)
     except Finding as finding:
         return finding
     return None
@@ -120,10 +116,9 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
         return
     grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
     growth = len(grown.text) / max(1, len(fuzz_input.text))
-    small = max(cost(fuzz_input, target.subject, 3), 1e-4)
-    large = cost(grown, target.subject, 3)
-    if large >= MIN_JUDGED_SECONDS and large > MAX_COST_GROWTH * growth * small:
-        raise Finding("perf.linear", f"{growth:.1f}× the text cost {large / small:.1f}× the time")
+    verdict = two_sizes(cost(fuzz_input, target.adapter, 3), cost(grown, target.adapter, 3), growth)
+    if verdict.superlinear(floor=NOISE_FLOOR):
+        raise Finding("perf.linear", verdict.describe())
 
 
 def _grown_piece(fuzz_input: FuzzInput) -> int | None:
@@ -137,22 +132,7 @@ def _with_repetition(fuzz_input: FuzzInput, index: int, scale: int) -> FuzzInput
     copies = len(fuzz_input.pieces[index]) // max(1, len(unit))
     pieces = list(fuzz_input.pieces)
     pieces[index] = unit * ((copies + 1) * scale - 1)
-    return _timing_input(fuzz_input, pieces)
-
-
-def _timing_input(fuzz_input: FuzzInput, pieces: list[str]) -> FuzzInput:
-    """An input of ``pieces`` in chunks of about four characters, as the executor times a
-    pathological case."""
-    text = "".join(pieces)
-    protocol = get_dialect(fuzz_input.dialect).protocol_tags()
-    chunks = fixed_size(text, 4, tag_aligned_boundaries(text, protocol)) if text else [""]
-    return replace(
-        fuzz_input,
-        chunks=tuple(chunks),
-        pieces=tuple(pieces),
-        clean=False,
-        scalable=False,
-    )
+    return timing_input(fuzz_input, pieces)
 
 
 def minimise(
@@ -169,9 +149,11 @@ def minimise(
     def fails(candidate: FuzzInput) -> bool:
         if time.monotonic() > deadline:
             return False
-        finding = failure_of(target, candidate)
+        finding = failure_of(target, candidate, thorough=False)
         return finding is not None and finding.check == check_id
 
+    if not fails(plain):  # only the input cut at every boundary shows it: start from there
+        plain = replace(plain, chunks=every_boundary(plain, target.policy(plain.dialect)))
     return _minimise_chunks(plain, fails)
 
 
@@ -244,7 +226,7 @@ def _minimise_pieces(
     index = len(items) - 1
     while index >= 0 and time.monotonic() < deadline:
         trial = items[:index] + items[index + 1 :]
-        finding = failure_of(target, build(trial))
+        finding = failure_of(target, build(trial), thorough=False)
         if finding is not None and finding.check == check_id:
             items = trial
         index -= 1
@@ -259,7 +241,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
     current = None
     for index in sorted(repetitions, key=lambda i: -len(pieces[i])):
         only = tuple(i == index for i in range(len(pieces)))
-        trial = _timing_input(replace(fuzz_input, repeats=only), pieces)
+        trial = timing_input(replace(fuzz_input, repeats=only), pieces)
         if failure_of(target, trial, linear=True) is not None:
             current = trial
             break
@@ -271,7 +253,7 @@ def _minimise_linear(target: Target, fuzz_input: FuzzInput, deadline: float) -> 
         if grown is not None and index not in (grown, grown - 1):
             trial_pieces = pieces[:index] + pieces[index + 1 :]
             repeats = current.repeats[:index] + current.repeats[index + 1 :]
-            trial = _timing_input(replace(current, repeats=repeats), trial_pieces)
+            trial = timing_input(replace(current, repeats=repeats), trial_pieces)
             if failure_of(target, trial, linear=True) is not None:
                 pieces, current = trial_pieces, trial
         index -= 1
@@ -301,7 +283,7 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
         scaling = {
             "placeholder": PLACEHOLDER,
             "unit": unit,
-            "sizes": [copies, copies * SCALE],
+            "sizes": [copies, copies * CASE_GROWTH],
         }
     header = [
         f"Fuzz finding {triaged.finding_id}: {triaged.check} failed:",
@@ -317,7 +299,7 @@ def case_document(triaged: Triaged, target: Target) -> tuple[str, str, dict[str,
         "description": f"Fuzz finding {triaged.finding_id}: {triaged.check}",
         "level": "must" if kind == "valid" else "should",
         "features": ["fuzz", triaged.check.replace(".", "-")],
-        "source": f"seed {ORACLES.get(triaged.check, '000')}",
+        "source": f"seed {BY_ID[triaged.check].seed}",
         "provenance": {"origin": "fuzz", "reference": triaged.finding_id},
     }
     request = _readable_request(minimal.request)
@@ -421,7 +403,7 @@ def triage(target: Target, data: bytes, *, seconds: float = 120.0) -> Triaged | 
         return None
     original = target.decode(data)
     minimal = minimise(target, original, finding.check, seconds=seconds)
-    again = failure_of(target, minimal, linear=finding.check == "perf.linear")
+    again = failure_of(target, minimal, linear=finding.check == "perf.linear", thorough=False)
     message = again.message if again is not None and again.check == finding.check else ""
     return Triaged(
         finding_id(target.name, data),

@@ -28,6 +28,8 @@ always starts inside reasoning.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..markup import skip_stray_text, skip_whitespace, tag_at, unquote
 from ..reasoning import AlwaysReasoningParser
 from ..registry import Dialect, register
@@ -48,11 +50,15 @@ BLOCK_CLOSE = "</minimax:tool_call>"
 
 class MiniMaxM2ToolParser(XmlToolParser):
     """MiniMax-M2's payload; the dialects that wrap the same invokes in other outer tags
-    (dots.llm's ``<dots_function_call>``) set ``open_tag``, ``close_tag`` and
-    ``arg_value_end_tags``: every hook reads the close tag from the class."""
+    (dots.llm's ``<dots_function_call>``) or spell them otherwise (Step-3's
+    ``<steptml:invoke name=``) set the tag attributes: every hook reads its tags from the
+    class."""
 
     open_tag = "<minimax:tool_call>"
     close_tag = BLOCK_CLOSE
+    invoke_open: ClassVar[str] = INVOKE_OPEN
+    invoke_close: ClassVar[str] = INVOKE_CLOSE
+    parameter_open: ClassVar[str] = PARAMETER_OPEN
     arg_value_close_tag = PARAMETER_CLOSE
     arg_value_end_tags = (INVOKE_CLOSE, BLOCK_CLOSE)
     payload_starts = (INVOKE_OPEN,)
@@ -69,8 +75,8 @@ class MiniMaxM2ToolParser(XmlToolParser):
         if self._search.open:  # the rest of a header that began in an earlier chunk
             return self._invoke_header(payload, pos, final)
         pos = skip_whitespace(payload, pos)
-        tag = tag_at(payload, pos, (INVOKE_OPEN, self.close_tag))
-        if tag == INVOKE_OPEN:
+        tag = tag_at(payload, pos, (self.invoke_open, self.close_tag))
+        if tag == self.invoke_open:
             return self._invoke_header(payload, pos + len(tag), final)
         if tag == self.close_tag:
             return pos, None, DONE
@@ -90,10 +96,11 @@ class MiniMaxM2ToolParser(XmlToolParser):
 
     def _consume_arg_start(self, payload: str, pos: int) -> tuple[int, str] | None:
         pos = skip_whitespace(payload, pos)
-        tag = tag_at(payload, pos, (PARAMETER_OPEN, INVOKE_CLOSE, self.close_tag, INVOKE_OPEN))
-        if tag == PARAMETER_OPEN:
+        tags = (self.parameter_open, self.invoke_close, self.close_tag, self.invoke_open)
+        tag = tag_at(payload, pos, tags)
+        if tag == self.parameter_open:
             return pos + len(tag), ARG_NAME
-        if tag == INVOKE_CLOSE:
+        if tag == self.invoke_close:
             return pos + len(tag), DONE
         if tag:  # the block's end or the next invoke: this invoke's </invoke> is missing
             return pos, DONE

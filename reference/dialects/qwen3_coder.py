@@ -121,3 +121,15 @@ register(
         tokenizer_families=("qwen3.5",),
     )
 )
+# NVIDIA Nemotron 3 writes Qwen3's format: vLLM's ``nemotron_v3`` parser is its Qwen3 engine
+# under another name, SGLang's ``nemotron_3`` detector Qwen3's reasoning. Nemotron's
+# tokenizer ships in no wheel: the dialect is cut with the tag-aligned model.
+register(
+    Dialect(
+        name="nemotron3",
+        description="NVIDIA Nemotron 3: Qwen3-Coder XML tool calls, <think> reasoning that "
+        "starts open",
+        tool_parser=Qwen3CoderToolParser,
+        reasoning_parser=ReasoningParser,
+    )
+)

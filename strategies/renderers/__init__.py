@@ -11,11 +11,17 @@ tag that ends it, a layout may eat surrounding whitespace. ``fit_call``, ``fit_t
 ``carries`` keep the drawn responses to what the format carries, so the response stays the
 oracle. A format with several layouts that parse alike lists them in ``variants``.
 
+A renderer also writes a run of calls on its own (``block``): what ``render`` puts after the
+content, and what the fuzzer splices between arbitrary pieces of output, whole or broken in
+one place. Its ``grammar`` names the family of wire formats it belongs to; dialects of one
+grammar are fuzzed together (``harness.fuzzing.families``).
+
 Adding a renderer for a new dialect is one module in this package, found by itself (every
 module here is imported on first use; no list to keep): create
 ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets ``dialect`` (the
-registered dialect name), ``supports`` (what its responses may contain) and implements
-``render``, and call ``register(MyRenderer())`` at the bottom.
+registered dialect name), ``grammar``, ``supports`` (what its responses may contain) and
+implements ``render`` (and ``block`` when it supports calls), and call
+``register(MyRenderer())`` at the bottom.
 
 The round-trip tests then cover the dialect with every tokenizer family it declares.
 """
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from hypothesis.errors import InvalidArgument
@@ -49,6 +55,9 @@ class Renderer:
 
     #: The registered dialect name this renderer writes.
     dialect: ClassVar[str]
+    #: The family of wire formats that share this one's grammar (``json``, ``xml`` …):
+    #: they are fuzzed together, with the same fragments.
+    grammar: ClassVar[str]
     #: The response features this dialect can express (see the constants above).
     supports: ClassVar[frozenset[str]] = frozenset()
     #: Alternative layouts of the format that the parser reads alike (Mistral's array and
@@ -58,6 +67,16 @@ class Renderer:
     def render(self, response: Response, variant: str | None = None) -> str:
         """The model output text for ``response``, in ``variant`` (default: the first)."""
         raise NotImplementedError
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        """The protocol text of ``calls`` alone, in ``variant`` ("" for none): what ``render``
+        writes for the calls after the content, and a stretch that may stand between any
+        two pieces of text. Only formats that support ``calls`` have one.
+
+        ``get_renderer("qwen25").block((Call("f", {}),))`` →
+        ``'<tool_call>\\n{"name": "f", "arguments": {}}\\n</tool_call>'``.
+        """
+        raise InvalidArgument(f"dialect {self.dialect!r} has no tool calls to write")
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """The request under which the parser reads ``render(response)`` back.

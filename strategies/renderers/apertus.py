@@ -6,25 +6,28 @@ Reasoning, when there is some, comes first in ``<|inner_prefix|>`` … ``<|inner
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from ..responses import Response
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
 
 
 class ApertusRenderer(Renderer):
     dialect = "apertus"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        if not calls:
+            return ""
+        envelopes = [{call.name: dict(call.arguments)} for call in calls]
+        return "<|tools_prefix|>" + json.dumps(envelopes, ensure_ascii=False) + "<|tools_suffix|>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         text = ""
         if response.reasoning is not None:
             text = "<|inner_prefix|>" + response.reasoning + "<|inner_suffix|>"
-        calls = ""
-        if response.calls:
-            envelopes = [{call.name: dict(call.arguments)} for call in response.calls]
-            calls = "<|tools_prefix|>" + json.dumps(envelopes, ensure_ascii=False)
-            calls += "<|tools_suffix|>"
-        return text + response.content + calls + response.content_tail
+        return text + response.content + self.block(response.calls) + response.content_tail
 
 
 register(ApertusRenderer())

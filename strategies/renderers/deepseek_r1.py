@@ -9,6 +9,7 @@ from . import REASONING, Renderer, register
 
 class DeepSeekR1Renderer(Renderer):
     dialect = "deepseek_r1"
+    grammar = "reasoning"
     supports = frozenset({REASONING})
 
     def render(self, response: Response, variant: str | None = None) -> str:

@@ -65,28 +65,36 @@ def _v31_section(calls: Sequence[Call]) -> str:
 
 class DeepSeekV3Renderer(Renderer):
     dialect = "deepseek_v3"
+    grammar = "section"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return _v3_section(calls)
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + _v3_section(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 class DeepSeekV31Renderer(Renderer):
     dialect = "deepseek_v31"
+    grammar = "section"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return _v31_section(calls)
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
         if response.reasoning is not None:
             reasoning = (
                 response.reasoning
-                + _v31_section(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + "</think>"
             )
-        return reasoning + response.content + _v31_section(response.calls) + response.content_tail
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""

@@ -5,7 +5,9 @@
 <![CDATA[x]]></|DSML|parameter>\\n  </|DSML|invoke>\\n</|DSML|tool_calls>'``.
 
 The layout is the one ds2api's documentation recommends (seed 003 §1): one wrapper for all
-the calls of a turn, indented invokes and parameters, string values in CDATA. Other values
+the calls of a turn, indented invokes and parameters, string values in CDATA. The ``xml``
+variant writes the same calls in the legacy wrapper ds2api still reads (``<tool_calls>``,
+``<invoke>``, ``<parameter>``). Other values
 are JSON, in CDATA too when their text holds ``<``, ``>`` or ``&`` (outside CDATA a body is
 HTML-unescaped and read as markup when it looks like some). A value holding a code fence
 (```` ``` ```` or ``~~~``) is not drawn: ds2api skips a CDATA closer inside a fence the
@@ -40,7 +42,10 @@ from xml.parsers import expat
 from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 
-DSML = "<|DSML|"
+DSML_WRAPPER = "dsml"
+XML_WRAPPER = "xml"
+#: How each wrapper opens and closes its tags.
+_TAG_STARTS = {DSML_WRAPPER: ("<|DSML|", "</|DSML|"), XML_WRAPPER: ("<", "</")}
 #: Where a value's CDATA section ends (ds2api also reads the fullwidth forms).
 _CDATA_CLOSERS = ("]]>", "]]＞", "]]〉")
 #: First characters of a JSON literal, which ds2api types.
@@ -61,27 +66,30 @@ def _value_body(value: Any) -> str:
     return f"<![CDATA[{text}]]>" if _MARKUP & set(text) else text
 
 
-def _invoke(call: Call) -> str:
+def _invoke(call: Call, opening: str, closing: str) -> str:
     parameters = "".join(
-        f'    {DSML}parameter name="{key}">{_value_body(value)}</|DSML|parameter>\n'
+        f'    {opening}parameter name="{key}">{_value_body(value)}{closing}parameter>\n'
         for key, value in call.arguments.items()
     )
-    return f'  {DSML}invoke name="{call.name}">\n{parameters}  </|DSML|invoke>\n'
-
-
-def block(calls: Sequence[Call]) -> str:
-    """All the calls in one wrapper ("" for none)."""
-    if not calls:
-        return ""
-    return f"{DSML}tool_calls>\n" + "".join(map(_invoke, calls)) + "</|DSML|tool_calls>"
+    return f'  {opening}invoke name="{call.name}">\n{parameters}  {closing}invoke>\n'
 
 
 class Ds2apiRenderer(Renderer):
     dialect = "ds2api"
+    grammar = "ds2api"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+    variants = (DSML_WRAPPER, XML_WRAPPER)
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        """All the calls in one wrapper ("" for none)."""
+        if not calls:
+            return ""
+        opening, closing = _TAG_STARTS[variant or DSML_WRAPPER]
+        invokes = "".join(_invoke(call, opening, closing) for call in calls)
+        return f"{opening}tool_calls>\n{invokes}{closing}tool_calls>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + block(response.calls) + response.content_tail
+        return response.content + self.block(response.calls, variant) + response.content_tail
 
     def fit_text(self, text: str) -> str:
         text = text.translate(_PROSE_HAZARDS)

@@ -41,6 +41,7 @@ class DeepSeekV4Renderer(Renderer):
     """DeepSeek-V4's layout; the dialects of the same markup set the attributes below."""
 
     dialect = "deepseek_v4"
+    grammar = "dsml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
@@ -66,7 +67,7 @@ class DeepSeekV4Renderer(Renderer):
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""
         return Request(tools=tools, thinking=response.reasoning is not None)
 
-    def block(self, calls: Sequence[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block, blank line first ("" for none)."""
         if not calls:
             return ""

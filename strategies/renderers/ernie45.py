@@ -9,21 +9,27 @@ an answer of newlines alone does not read back.
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
 from .json_blocks import blocks
 
 
 class Ernie45Renderer(Renderer):
     dialect = "ernie45"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
 
     def render(self, response: Response, variant: str | None = None) -> str:
         text = (response.reasoning or "") + "</think>"
         if response.content:
             text += "\n\n<response>\n" + response.content + "\n</response>"
         if response.calls:
-            text += "\n\n" + blocks(response.calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+            text += "\n\n" + self.block(response.calls)
         return text + response.content_tail
 
     def carries(self, response: Response) -> bool:

@@ -12,7 +12,7 @@ tokens that end what they meet), nor an object key that is no bare word.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..responses import Call, Response
@@ -45,12 +45,13 @@ def _bare_keys(value: Any) -> bool:
 
 class GemmaRenderer(Renderer):
     dialect = "functiongemma"
+    grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     open_tag: ClassVar[str] = "<start_function_call>"
     close_tag: ClassVar[str] = "<end_function_call>"
     delimiter: ClassVar[str] = "<escape>"
 
-    def blocks(self, calls: tuple[Call, ...]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return "".join(
             f"{self.open_tag}call:{call.name}{_value(dict(call.arguments), self.delimiter)}"
             f"{self.close_tag}"
@@ -58,7 +59,7 @@ class GemmaRenderer(Renderer):
         )
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         arguments = dict(call.arguments)

@@ -15,7 +15,7 @@ block is the answer), so reasoning never goes on after a block.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..responses import Call, Response
@@ -36,6 +36,7 @@ class Glm47Renderer(Renderer):
     """GLM-4.7's layout; the dialects of the same pairs set the attributes below."""
 
     dialect = "glm47"
+    grammar = "xml"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: What the model writes to open reasoning ("": the template already did).
     reasoning_open: ClassVar[str] = ""
@@ -56,10 +57,10 @@ class Glm47Renderer(Renderer):
         if response.reasoning is not None:
             reasoning = self.reasoning_open + response.reasoning
             # A tool call ends reasoning by itself; otherwise the model closes it.
-            reasoning += self.blocks(response.reasoning_calls) or self.reasoning_close
-        return reasoning + response.content + self.blocks(response.calls) + response.content_tail
+            reasoning += self.block(response.reasoning_calls) or self.reasoning_close
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
-    def blocks(self, calls: Iterable[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """One block per call."""
         return self.line_break.join(self._block(call) for call in calls)
 

@@ -22,7 +22,7 @@ text holds a Harmony marker (a special token that ends any body) is not carried.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..responses import Call, Response
@@ -70,10 +70,17 @@ def _text_message(channel: str, text: str, end: str) -> list[str]:
 
 class GptOssRenderer(Renderer):
     dialect = "gpt_oss"
+    grammar = "harmony"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
     variants = (RECIPIENT_IN_CHANNEL, RECIPIENT_IN_HEADER)
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        """One message per call, each with its own ``<|start|>assistant``: a call that
+        follows other output (``render`` leaves out the first, which the prompt wrote)."""
+        variant = variant or RECIPIENT_IN_CHANNEL
+        return "".join(f"<|start|>assistant{_call_message(call, variant)}" for call in calls)
 
     def render(self, response: Response, variant: str | None = None) -> str:
         variant = variant or RECIPIENT_IN_CHANNEL

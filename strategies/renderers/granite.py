@@ -9,38 +9,47 @@ None has a close tag but Granite 4's; text after the JSON is content. No reasoni
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import blocks, envelope, envelope_array
 
 
 class Granite4Renderer(Renderer):
     dialect = "granite4"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = blocks(response.calls, "<tool_call>\n", "\n</tool_call>", "arguments")
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 class GraniteRenderer(Renderer):
     dialect = "granite"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return "<|tool_call|>" + envelope_array(calls) if calls else ""
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = "<|tool_call|>" + envelope_array(response.calls) if response.calls else ""
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 class Granite20bFCRenderer(Renderer):
     dialect = "granite_20b_fc"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return " ".join("<function_call> " + envelope(call, "arguments") for call in calls)
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = " ".join(
-            "<function_call> " + envelope(call, "arguments") for call in response.calls
-        )
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Granite4Renderer())

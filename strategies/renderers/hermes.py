@@ -7,6 +7,7 @@ itself) and may call tools while reasoning; Qwen2.5 has no reasoning.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from ..responses import Call, Response
 from . import (
@@ -22,19 +23,20 @@ from . import (
 from .json_blocks import blocks
 
 
-def _hermes_blocks(calls: tuple[Call, ...]) -> str:
-    return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
-
-
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
+    grammar = "json"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + _hermes_blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
-class Qwen3Renderer(Renderer):
+class Qwen3Renderer(Qwen25Renderer):
     dialect = "qwen3"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
@@ -46,11 +48,11 @@ class Qwen3Renderer(Renderer):
             reasoning = (
                 "<think>"
                 + response.reasoning
-                + _hermes_blocks(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + "</think>"
             )
-        return reasoning + response.content + _hermes_blocks(response.calls) + response.content_tail
+        return reasoning + super().render(response)
 
 
 class TrinityRenderer(Qwen3Renderer):
@@ -59,16 +61,19 @@ class TrinityRenderer(Qwen3Renderer):
 
 class HermesRenderer(Renderer):
     dialect = "hermes"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        calls = "\n".join(
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return "\n".join(
             "<tool_call>\n"
             + json.dumps({"arguments": dict(call.arguments), "name": call.name}, ensure_ascii=False)
             + "\n</tool_call>"
-            for call in response.calls
+            for call in calls
         )
-        return response.content + calls + response.content_tail
+
+    def render(self, response: Response, variant: str | None = None) -> str:
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Qwen25Renderer())

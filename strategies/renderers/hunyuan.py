@@ -13,7 +13,7 @@ Hy4's template opens it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import ClassVar
 
 from ..responses import Call
@@ -32,7 +32,7 @@ class Hy3Renderer(Glm47Renderer):
     #: The tags of each call in the block.
     call_tags: ClassVar[tuple[str, str]] = ("<tool_call>", "</tool_call>")
 
-    def blocks(self, calls: Iterable[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block ("" for none)."""
         calls = list(calls)
         if not calls:

@@ -8,23 +8,26 @@ alone, or newlines alone after the block, do not read back.
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
 from .json_blocks import envelope_array
 
 
 class HunyuanA13BRenderer(Renderer):
     dialect = "hunyuan_a13b"
+    grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return "<tool_calls>" + envelope_array(calls) + "</tool_calls>" if calls else ""
 
     def render(self, response: Response, variant: str | None = None) -> str:
         text = ""
         if response.reasoning is not None:
             text = "<think>" + response.reasoning + "</think>\n"
-        calls = ""
-        if response.calls:
-            calls = "<tool_calls>" + envelope_array(response.calls) + "</tool_calls>"
-        answer = response.content + calls + response.content_tail
+        answer = response.content + self.block(response.calls) + response.content_tail
         return text + "<answer>\n" + answer + "\n</answer>"
 
     def carries(self, response: Response) -> bool:

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import blocks
 
 
 class InternLMRenderer(Renderer):
     dialect = "internlm"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<|action_start|><|plugin|>\n", "<|action_end|>", "parameters")
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = blocks(
-            response.calls, "<|action_start|><|plugin|>\n", "<|action_end|>", "parameters"
-        )
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(InternLMRenderer())

@@ -35,11 +35,11 @@ class IQuestQ1Renderer(Glm47Renderer):
         if response.reasoning is not None:
             reasoning = (
                 response.reasoning
-                + self.blocks(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + "</think>"
             )
-        return reasoning + response.content + self.blocks(response.calls) + response.content_tail
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
 
 register(IQuestQ1Renderer())

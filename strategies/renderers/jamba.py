@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import envelope_array
 
 
 class JambaRenderer(Renderer):
     dialect = "jamba"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return "<tool_calls>" + envelope_array(calls) + "</tool_calls>" if calls else ""
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = ""
-        if response.calls:
-            calls = "<tool_calls>" + envelope_array(response.calls) + "</tool_calls>"
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(JambaRenderer())

@@ -44,7 +44,11 @@ def section(calls: Sequence[Call], first_index: int) -> str:
 
 class KimiK2Renderer(Renderer):
     dialect = "kimi_k2"
+    grammar = "section"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return section(calls, 0)
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""

@@ -9,6 +9,7 @@ from . import REASONING, Renderer, register
 
 class KimiVlRenderer(Renderer):
     dialect = "kimi_vl"
+    grammar = "reasoning"
     supports = frozenset({REASONING})
 
     def render(self, response: Response, variant: str | None = None) -> str:

@@ -6,18 +6,23 @@ text ends with the JSON (or with text the model wrote after it).
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import blocks
 
 
 class Llama3JsonRenderer(Renderer):
     dialect = "llama3_json"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, "<|python_tag|>", "", "parameters")
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = blocks(response.calls, "<|python_tag|>", "", "parameters")
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Llama3JsonRenderer())

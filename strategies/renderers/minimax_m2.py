@@ -31,27 +31,20 @@ from . import (
 )
 from .typed_values import fit_typed_call, value_text
 
-#: What ends a value in this format, so no value may contain it (besides the block's close).
-VALUE_END_TAGS = ("</parameter>", "</invoke>")
-
-
-def _invoke(call: Call) -> str:
-    parameters = "".join(
-        f'<parameter name="{key}">{value_text(value)}</parameter>\n'
-        for key, value in call.arguments.items()
-    )
-    return f'<invoke name="{call.name}">\n{parameters}</invoke>\n'
-
 
 class MiniMaxM2Renderer(Renderer):
     """MiniMax-M2's layout; the dialects of the same invokes set the block's tags."""
 
     dialect = "minimax_m2"
+    grammar = "xml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
     open_tag: ClassVar[str] = "<minimax:tool_call>"
     close_tag: ClassVar[str] = "</minimax:tool_call>"
+    #: The invoke's and the parameter's tag names (Step-3 writes ``steptml:invoke`` …).
+    invoke_tag: ClassVar[str] = "invoke"
+    parameter_tag: ClassVar[str] = "parameter"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = (
@@ -62,14 +55,27 @@ class MiniMaxM2Renderer(Renderer):
         )
         return reasoning + response.content + self.block(response.calls) + response.content_tail
 
-    def block(self, calls: Sequence[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block ("" for none)."""
         if not calls:
             return ""
-        return f"{self.open_tag}\n" + "".join(map(_invoke, calls)) + self.close_tag
+        return f"{self.open_tag}\n" + "".join(map(self.invoke, calls)) + self.close_tag
+
+    def invoke(self, call: Call) -> str:
+        """One invoke, each parameter on its own line, values inline."""
+        invoke, parameter = self.invoke_tag, self.parameter_tag
+        parameters = "".join(
+            f'<{parameter} name="{key}">{value_text(value)}</{parameter}>\n'
+            for key, value in call.arguments.items()
+        )
+        return f'<{invoke} name="{call.name}">\n{parameters}</{invoke}>\n'
+
+    def value_end_tags(self) -> tuple[str, ...]:
+        """What ends a value, so no value may contain it."""
+        return (f"</{self.parameter_tag}>", f"</{self.invoke_tag}>", self.close_tag)
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
-        return fit_typed_call(call, parameters, value_end_tags=(*VALUE_END_TAGS, self.close_tag))
+        return fit_typed_call(call, parameters, value_end_tags=self.value_end_tags())
 
 
 register(MiniMaxM2Renderer())

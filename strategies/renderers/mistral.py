@@ -56,12 +56,15 @@ def blocks(calls: Sequence[Call], variant: str) -> str:
 
 class MistralRenderer(Renderer):
     dialect = "mistral"
+    grammar = "mistral"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     variants = (ARRAY, NAME_ARGS, CALL_ID)
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return blocks(calls, variant or ARRAY)
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = blocks(response.calls, variant or ARRAY)
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls, variant) + response.content_tail
 
 
 register(MistralRenderer())

@@ -8,7 +8,7 @@ writes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..responses import Call, Response
@@ -20,15 +20,18 @@ _CLOSE = "</function_calls>"
 
 class Olmo3Renderer(Renderer):
     dialect = "olmo3"
+    grammar = "pythonic"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
+
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        if not calls:
+            return ""
+        lines = "\n".join(call_literal(call, json_literals=True) for call in calls)
+        return f"<function_calls>{lines}{_CLOSE}"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = "" if response.reasoning is None else response.reasoning + "</think>"
-        calls = ""
-        if response.calls:
-            lines = "\n".join(call_literal(call, json_literals=True) for call in response.calls)
-            calls = f"<function_calls>{lines}{_CLOSE}"
-        return reasoning + response.content + calls + response.content_tail
+        return reasoning + response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         return None if holds(dict(call.arguments), _CLOSE) else call

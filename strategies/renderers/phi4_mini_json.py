@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from ..responses import Response
+from collections.abc import Sequence
+
+from ..responses import Call, Response
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import envelope_array
 
 
 class Phi4MiniJsonRenderer(Renderer):
     dialect = "phi4_mini_json"
+    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        return "functools" + envelope_array(calls) if calls else ""
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = "functools" + envelope_array(response.calls) if response.calls else ""
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Phi4MiniJsonRenderer())

@@ -9,7 +9,7 @@ ends the block wherever it stands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..responses import Call, Response
@@ -19,17 +19,20 @@ from .python_calls import call_literal, holds
 
 class PythonicRenderer(Renderer):
     dialect = "pythonic"
+    grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The markers around the list ("" for a bare list).
     open_tag: ClassVar[str] = ""
     close_tag: ClassVar[str] = ""
 
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
+        if not calls:
+            return ""
+        listed = ", ".join(call_literal(call) for call in calls)
+        return f"{self.open_tag}[{listed}]{self.close_tag}"
+
     def render(self, response: Response, variant: str | None = None) -> str:
-        calls = ""
-        if response.calls:
-            listed = ", ".join(call_literal(call) for call in response.calls)
-            calls = f"{self.open_tag}[{listed}]{self.close_tag}"
-        return response.content + calls + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         if self.close_tag and holds(dict(call.arguments), self.close_tag):

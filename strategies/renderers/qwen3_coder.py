@@ -16,7 +16,7 @@ call tools in it (reasoning goes on after the block), and closes it with ``</thi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..responses import Call, Response
@@ -44,6 +44,7 @@ class Qwen3CoderRenderer(Renderer):
     """Qwen3-Coder's layout; the dialects of the same grammar set the attributes below."""
 
     dialect = "qwen3_coder"
+    grammar = "xml"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The block's tags.
     open_tag: ClassVar[str] = "<tool_call>"
@@ -53,9 +54,9 @@ class Qwen3CoderRenderer(Renderer):
     value_layout: ClassVar[str] = "\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
-    def blocks(self, calls: Iterable[Call]) -> str:
+    def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """One block per call, consecutive blocks separated by a newline."""
         return "\n".join(self._block(call) for call in calls)
 
@@ -94,12 +95,19 @@ class Qwen35Renderer(Qwen3CoderRenderer):
             reasoning = (
                 self.reasoning_open
                 + response.reasoning
-                + self.blocks(response.reasoning_calls)
+                + self.block(response.reasoning_calls)
                 + response.reasoning_tail
                 + self.reasoning_close
             )
         return reasoning + super().render(response)
 
 
+class Nemotron3Renderer(Qwen35Renderer):
+    """NVIDIA Nemotron 3 writes Qwen3.5's text (its template opens ``<think>`` too)."""
+
+    dialect = "nemotron3"
+
+
 register(Qwen3CoderRenderer())
 register(Qwen35Renderer())
+register(Nemotron3Renderer())

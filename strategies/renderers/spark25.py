@@ -18,7 +18,7 @@ class Spark25Renderer(Glm47Renderer):
     name_break = "\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.blocks(response.calls) + response.content_tail
+        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Spark25Renderer())

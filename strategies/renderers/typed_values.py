@@ -47,15 +47,33 @@ def schema_types(schema: Any) -> frozenset[str]:
 def reads_back(value: Any, schema: Any) -> bool:
     """Whether a parser typing by ``schema`` returns ``value`` from ``value_text(value)``.
 
-    Non-string values are JSON of a type the schema allows (they were drawn from it).
+    ``schema`` is the parameter's schema, ``None`` for a parameter the tool does not
+    declare: its value is read as text. A non-string value reads back where the schema
+    allows its JSON type, or does not say which types it allows.
     """
     if not isinstance(value, str):
-        return True
+        if schema is None:
+            return False
+        types = schema_types(schema)
+        return not types or bool(_json_types(value) & types)
     stripped = value.strip()
     if schema_types(schema) <= {"string"}:
         # Streamed as text, unless it starts with a quote: then it is decoded when JSON.
         return not (value.lstrip(_LAYOUT_WHITESPACE).startswith('"') and _is_json(stripped))
     return not (_is_json(stripped) or stripped.lower() in ("true", "false", "null"))
+
+
+def _json_types(value: Any) -> frozenset[str]:
+    """The JSON Schema types a (non-string) value is an instance of."""
+    if value is None:
+        return frozenset({"null"})
+    if isinstance(value, bool):
+        return frozenset({"boolean"})
+    if isinstance(value, int):
+        return frozenset({"integer", "number"})
+    if isinstance(value, float):
+        return frozenset({"number"})
+    return frozenset({"array" if isinstance(value, list) else "object"})
 
 
 def fit_typed_call(

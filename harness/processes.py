@@ -133,21 +133,33 @@ def cpu_seconds(pid: int) -> float | None:
     return total / 1e9
 
 
+#: What each open ``contained()`` block found below this process when it began.
+_BEFORE: list[set[int]] = []
+
+
 @contextlib.contextmanager
 def contained() -> Iterator[None]:
     """Make this process a subreaper for the block, and kill on the way out every process
     that appeared below it during the block (a detached grandchild of an adapter program
     included) — except multiprocessing's own resource tracker, which this process owns."""
     become_subreaper()
-    before = set(descendants(os.getpid()))
+    _BEFORE.append(set(descendants(os.getpid())))
     try:
         yield
     finally:
-        keep = before | _resource_tracker()
-        for pid in descendants(os.getpid()):
-            if pid not in keep and _exists(pid):
-                kill_tree(pid)
-        _reap(set(descendants(os.getpid())) - keep)
+        kill_strays()
+        _BEFORE.pop()
+
+
+def kill_strays() -> None:
+    """Kill every process that appeared below this one since the innermost ``contained()``
+    began. Call it before writing anything a stray could overwrite (the report): a process
+    an adapter detached may be waiting for that file to appear."""
+    keep = (_BEFORE[-1] if _BEFORE else set()) | _resource_tracker()
+    for pid in descendants(os.getpid()):
+        if pid not in keep and _exists(pid):
+            kill_tree(pid)
+    _reap(set(descendants(os.getpid())) - keep)
 
 
 def _resource_tracker() -> set[int]:

@@ -39,7 +39,7 @@ from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
 from ..identity import adapter_identity
 from ..junit import render_junit
 from ..pool import PoolConfig, run_cases
-from ..processes import contained
+from ..processes import contained, kill_strays
 from ..report import (
     SANDBOXED,
     SELF_ATTESTED,
@@ -363,6 +363,7 @@ def _certify(args: argparse.Namespace) -> int:
     _summary(out, data, report)
 
     json_text = report_json_text(report)
+    kill_strays()  # nothing an adapter left behind may write after this
     if args.junit:
         write_report(args.junit.parent, [(args.junit.name, render_junit(json.loads(json_text)))])
         err.print(f"JUnit XML written to {args.junit}", markup=False)

@@ -58,9 +58,11 @@ def test_a_session_the_adapter_refuses_is_an_error_and_the_run_goes_on() -> None
 
 
 def test_a_quadratic_parser_has_an_exponent_near_two() -> None:
+    # From 1 K characters up: below that the fixed cost of a session hides the quadratic term
+    # (an exponent of 1.496 was measured on 500–4 K under a loaded CI machine).
     measurements = []
     for spec in ("reference", "tests.planted_bugs:reparses_prefix"):
-        for size in (500, 1_000, 2_000, 4_000):
+        for size in (1_000, 2_000, 4_000, 8_000):
             measurements.append(_measure(spec, long_string("qwen25", size), "chars:16").to_json())
     exponents = {row["adapter"]: row["exponent"] for row in scaling_exponents(measurements)}
     assert exponents["tests.planted_bugs:reparses_prefix"] > 1.5

@@ -159,9 +159,12 @@ class PythonicToolParser(ToolParser):
         if phase == 0:
             while i < n and text[i] in _LAYOUT:
                 i += 1
-            if i < n and self._terminator and text.startswith(self._terminator, i):
+            if i == n:  # nothing but layout yet: the close tag may still follow
+                self._verdict_scanned = i
+                return 0
+            if self._terminator and text.startswith(self._terminator, i):
                 return 1  # an empty block
-            if i < n and self._terminator and self._terminator.startswith(text[i:]):
+            if self._terminator and self._terminator.startswith(text[i:]):
                 self._verdict_scanned = i
                 return 0
             phase = 1 if self.opens_list else 2
@@ -231,10 +234,13 @@ class PythonicToolParser(ToolParser):
                 if self._state == _DICT_KEY:
                     break
                 continue
+            start = i
             while i < n and text[i] in _LAYOUT:
                 i += 1
             if i == n:
                 break
+            if i != start:
+                continue  # the close tag may follow the layout: it is checked above
             c = text[i]
             if state == _LIST_OPEN:
                 i += 1
@@ -408,12 +414,13 @@ class PythonicToolParser(ToolParser):
         state = self._state
         j = i + self._resume
         if state == _RAW:
-            j = self._raw_end(text, j, n)
+            j, open_end = self._raw_end(text, j, n, final)
         else:
             chars = _NAME_CHARS if state != _SCALAR else _SCALAR_CHARS
             while j < n and text[j] in chars:
                 j += 1
-        if j == n and not final:
+            open_end = j == n
+        if open_end and not final:
             self._resume = j - i
             return i
         self._resume = 0
@@ -468,9 +475,11 @@ class PythonicToolParser(ToolParser):
         # characters) is stray text: step over it, or the two states hand it back and forth.
         return max(j, i + 1)
 
-    def _raw_end(self, text: str, j: int, n: int) -> int:
+    def _raw_end(self, text: str, j: int, n: int, final: bool) -> tuple[int, bool]:
         """The "," or closer that ends a raw value, brackets inside it balanced (the depth
-        reached is kept while the value is held)."""
+        reached is kept while the value is held), and whether the value may go on: the
+        text ended inside it, or in what may begin the close tag (scanned again with the
+        next chunk, so a cut close tag is still seen)."""
         depth = self._raw_depth
         terminator = self._terminator
         while j < n:
@@ -486,11 +495,12 @@ class PythonicToolParser(ToolParser):
             elif terminator and c == terminator[0]:
                 if text.startswith(terminator, j):
                     break
-                if terminator.startswith(text[j:n]):
-                    return n  # maybe the close tag: undecided until it is whole
+                if not final and terminator.startswith(text[j:n]):
+                    self._raw_depth = depth
+                    return j, True  # maybe the close tag: undecided until it is whole
             j += 1
         self._raw_depth = depth
-        return j
+        return j, j == n
 
     def _dict_key(self, text: str, i: int, n: int, final: bool) -> int:
         """A dict key, held whole: a string literal, a number or a bare word; its JSON

@@ -601,23 +601,7 @@ def test_triage_minimises_a_planted_finding_into_a_corpus_case(tmp_path):
     assert regression_input(record).chunks == triaged.minimal.chunks
 
 
-#: Targets whose smoke run still finds an open bug of the reference (each listed in
-#: docs/fuzzing.md with its input): the run must not hang, but may report it.
-OPEN_FINDINGS = {
-    "pythonic": "llama4_pythonic: an unclosed <|python_start|> at the end of the output is "
-    "dropped by the complete parse and kept as content when streamed (chunking invariance)",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=OPEN_FINDINGS[name], strict=False))
-        if name in OPEN_FINDINGS
-        else name
-        for name in target_names()
-    ],
-)
+@pytest.mark.parametrize("name", target_names())
 def test_smoke_fuzz(name, tmp_path):
     """A few seconds of every target: under libFuzzer when atheris is installed (CI's
     ``fuzz`` extra), else under the Hypothesis engine. No finding may appear."""

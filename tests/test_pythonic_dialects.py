@@ -228,3 +228,32 @@ def test_a_letter_no_name_may_hold_is_stepped_over(dialect: str) -> None:
     for character in text:
         parser.stream_chunk(character)
     parser.stream_chunk("", final=True)
+
+
+def test_the_close_tag_after_layout_ends_an_open_call() -> None:
+    """Found by `fuzz run pythonic`: in one chunk, a close tag after a space that followed an
+    open call's value was skipped as stray text, so the block swallowed the rest of the
+    output; cut before the tag, it was seen (the chunking decided the result)."""
+    text = '<function_calls>f(a="x" </function_calls>Done.'
+    check("olmo3", text, Expected("Done.", None, [("f", '{"a": "x"}')]), NO_THINKING)
+
+
+@pytest.mark.parametrize(
+    ("value", "arguments"),
+    [("(a}<, z=1", '{"y": "(a}<", "z": 1}'), ("(a}", '{"y": "(a}"}')],
+)
+def test_a_raw_value_cut_at_what_may_begin_the_close_tag_keeps_its_brackets(
+    value: str, arguments: str
+) -> None:
+    """Found by `fuzz run pythonic`: a raw value whose chunk ended in ``<`` (maybe the close
+    tag) lost the bracket depth it had reached, so the ``,`` after it no longer ended it."""
+    text = f"<|tool_call>call:f{{y:{value.replace('=', ':')}}}<tool_call|>Done."
+    check("gemma4", text, Expected("Done.", None, [("f", arguments)]), NO_THINKING)
+
+
+def test_an_empty_payload_waits_for_its_first_character() -> None:
+    """Found by `fuzz run pythonic`: after an open tag that ended its chunk, the verdict
+    stepped past the check for a close tag, so ``<`` in the next chunk rejected the block
+    while the same text in one chunk was a truncated block (dropped)."""
+    check("lfm2", "Hi <|tool_call_start|><", Expected("Hi ", None, []))
+    check("llama4_pythonic", "Hi <|python_start|>", Expected("Hi ", None, []))

@@ -245,6 +245,20 @@ def test_a_heartbeat_when_stderr_is_not_a_terminal(capsys, monkeypatch: pytest.M
     assert "certify reference (quick): " in err and " cases, 0 failing, " in err
 
 
+def test_the_progress_line_does_not_count_informative_failures_as_failing(capsys) -> None:
+    """The reference fails the may-level character splits on these lfm2 cases (a tag cut
+    where no tokenizer cuts it: informative): the last progress line says 0 failing and
+    counts them apart, as the verdict does."""
+    status = main(
+        ["certify", "--jobs", "1", *cases("lfm2/valid/single-call", "lfm2/valid/nested-values")]
+    )
+    out, err = capsys.readouterr()
+    assert status == 0, out
+    last = [line for line in err.splitlines() if line.startswith("certify reference")][-1]
+    informative = int(last.split(" failing, ")[1].split(" informative only")[0])
+    assert " cases, 0 failing, " in last and informative > 0, last
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [

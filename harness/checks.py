@@ -237,7 +237,9 @@ CATALOGUE: tuple[Check, ...] = (
           verdict=lambda judged: _stable_ids(judged.events)),
     Check("calls.unique-ids", MUST, "ids unique in a response", "000 调用身份先行",
           "No two calls of one response share an id (a client maps each tool result back "
-          "to its call by id).", verdict=lambda judged: _unique_ids(judged.result)),
+          "to its call by id); an id the output itself writes (Kimi's functions.NAME:IDX, "
+          "Mistral's [CALL_ID]) may repeat as often as the output repeats it.",
+          verdict=lambda judged: _unique_ids(judged.result, judged.run.chunking.chunks)),
     Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
           "Call indices are 0, 1, 2 … in output order, after filtering.",
           verdict=lambda judged: _dense(judged.events)),
@@ -426,14 +428,22 @@ def _stable_ids(events: Sequence[Event]) -> str | None:
     return None
 
 
-def _unique_ids(result: FinalResult) -> str | None:
-    seen: dict[str, int] = {}
+def _unique_ids(result: FinalResult, chunks: Sequence[str]) -> str | None:
+    """Ids a parser makes up must differ. Where the output writes the ids, a parser that
+    passes one on as often as the output holds it invents nothing: the repeat is the
+    model's (a fuzz input spliced from blocks, or a model that numbers two calls alike)."""
+    seen: dict[str, list[int]] = {}
     for call in result.calls:
-        if call.id is None:
+        if call.id is not None:
+            seen.setdefault(call.id, []).append(call.index)
+    text: str | None = None
+    for call_id, indices in seen.items():
+        if len(indices) < 2:
             continue
-        if call.id in seen:
-            return f"calls {seen[call.id]} and {call.index} share the id {call.id!r}"
-        seen[call.id] = call.index
+        if text is None:
+            text = "".join(chunks)
+        if text.count(call_id) < len(indices):
+            return f"calls {indices[0]} and {indices[1]} share the id {call_id!r}"
     return None
 
 

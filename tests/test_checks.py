@@ -4,7 +4,7 @@ the character tier's one-character chunks and every split of a short output."""
 from __future__ import annotations
 
 from toolconform.harness.cases import Case, Expectation, ExpectedCall
-from toolconform.harness.checks import CaseContext, Run, verdicts
+from toolconform.harness.checks import CaseContext, Run, self_contained_verdicts, verdicts
 from toolconform.harness.chunkings import Budget, Chunking, char_chunkings
 from toolconform.harness.events import Call, FinalResult
 from toolconform.reference import get_dialect
@@ -36,3 +36,24 @@ def test_the_character_tier_has_one_character_per_chunk_and_every_split_of_short
     assert len(chunkings) == 1 + len(short) - 1  # every two-way split
     long = "x" * 500
     assert len(list(char_chunkings(long, budget))) == 1 + budget.char_splits
+
+
+def _unique_ids_verdict(output: str, ids: tuple[str, str]) -> str | None:
+    case = Case("kimi_k2/valid/x", "kimi_k2", "valid", "must", "", output, {}, ())
+    context = CaseContext.build(case, get_dialect("kimi_k2"), ())
+    calls = [Call(index, "f", "{}", call_id) for index, call_id in enumerate(ids)]
+    run = Run(Chunking("whole", (output,)), [[]], result=FinalResult("", None, calls))
+    return self_contained_verdicts(run, context)["calls.unique-ids"]
+
+
+def test_an_id_is_unique_unless_the_output_itself_repeats_it() -> None:
+    """The check, not a caller, knows that an id the output writes (Kimi's
+    ``functions.NAME:IDX``) may repeat as often as the output repeats it; an id made up
+    for two calls, or passed on more often than the output holds it, is shared."""
+    twice = "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}" * 2
+    assert _unique_ids_verdict(twice, ("functions.f:0", "functions.f:0")) is None
+    once = twice.replace("functions.f:0", "functions.f:1", 1)
+    message = _unique_ids_verdict(once, ("functions.f:0", "functions.f:0"))
+    assert message is not None and "'functions.f:0'" in message
+    assert _unique_ids_verdict(twice, ("call_0", "call_0")) is not None
+    assert _unique_ids_verdict(twice, ("functions.f:0", "functions.f:1")) is None

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -187,27 +186,12 @@ def _check_stream(
     policy: Policy,
     allowed: frozenset[str] | None,
 ) -> None:
-    """The catalogue's self-contained checks (``checks.SELF_CONTAINED``) on the stream.
-
-    One exception: ``calls.unique-ids`` holds a parser to ids it makes up. Where the model
-    output writes the ids (Kimi's ``functions.NAME:0``, Mistral's ``[CALL_ID]``) a fuzz
-    input, spliced from blocks written one by one, may repeat one; a parser that passes on
-    an id the output holds as often as calls carry it invents nothing."""
+    """The catalogue's self-contained checks (``checks.SELF_CONTAINED``) on the stream."""
     run = Run(Chunking("fuzz", tuple(chunks)), [list(streamed.events)], result=streamed.result)
     context = CaseContext(policy.case, policy.dialect, (), allowed_names=allowed)
     for check_id, problem in self_contained_verdicts(run, context).items():
-        if problem is None:
-            continue
-        if check_id == "calls.unique-ids" and _ids_from_the_output(streamed.result, chunks):
-            continue
-        raise Finding(check_id, problem)
-
-
-def _ids_from_the_output(result: FinalResult, chunks: Sequence[str]) -> bool:
-    """Whether every id several calls share occurs in the output at least that often."""
-    text = "".join(chunks)
-    counts = Counter(call.id for call in result.calls if call.id)
-    return all(text.count(id_) >= n for id_, n in counts.items() if n > 1)
+        if problem is not None:
+            raise Finding(check_id, problem)
 
 
 def is_subsequence(part: str, text: str) -> bool:

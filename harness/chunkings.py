@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from ..reference import get_dialect
@@ -21,6 +21,14 @@ from ..strategies.chunking import tag_aligned_boundaries
 
 TOKEN_TIER = "token"
 ROBUSTNESS_TIER = "robustness"
+
+#: How a stream ends. ``step``: after the last chunk, a separate step with no text
+#: (``finish()``). ``with-last-chunk``: the last chunk comes with the end of the stream
+#: (``finish(text, token_ids)``), as servers send ``finish_reason`` on the chunk that carries
+#: the last text; a parser that flushes its state before it reads that text loses it.
+STEP = "step"
+WITH_LAST_CHUNK = "with-last-chunk"
+ENDINGS = (STEP, WITH_LAST_CHUNK)
 
 
 @dataclass(frozen=True)
@@ -40,16 +48,24 @@ class Chunking:
     token_ids: tuple[tuple[int, ...], ...] | None = None
     tier: str = TOKEN_TIER
     tokenizer: str | None = None
+    #: How the stream ends (``ENDINGS``).
+    ending: str = STEP
 
     @property
     def cuts(self) -> int:
         return len(self.chunks) - 1
+
+    @property
+    def fed(self) -> int:
+        """How many chunks go through ``feed``: all but the last when it comes with finish."""
+        return len(self.chunks) - (self.ending == WITH_LAST_CHUNK)
 
     def to_json(self) -> dict:
         return {
             "family": self.family,
             "tier": self.tier,
             "tokenizer": self.tokenizer,
+            "ending": self.ending,
             "chunks": list(self.chunks),
         }
 
@@ -217,23 +233,36 @@ def from_cut_positions(
 
 
 def token_chunkings(
-    text: str, source: BoundarySource, budget: Budget, seed: int
+    text: str,
+    source: BoundarySource,
+    budget: Budget,
+    seed: int,
+    endings: Sequence[str] = (STEP,),
 ) -> Iterator[Chunking]:
-    """Whole, every piece, two-way splits and random groupings of one boundary source.
+    """Whole, every piece, two-way splits and random groupings of one boundary source; where
+    the parser takes text with ``finish`` (``endings``), the whole output and every piece
+    again with the last chunk given to finish.
 
     Ordered from the fewest cuts to the most, so that the first failure met is already
     close to minimal.
     """
     pieces = source.split(text) or [Piece("")]
     label = source.name
-    yield merge(pieces, "whole", [len(pieces)], source)
+    whole = merge(pieces, "whole", [len(pieces)], source)
+    yield whole
+    with_last = WITH_LAST_CHUNK in endings and bool(text)
+    if with_last:
+        yield replace(whole, family=f"{WITH_LAST_CHUNK}:{label}", ending=WITH_LAST_CHUNK)
     positions = list(range(1, len(pieces)))
     if budget.two_way is not None and len(positions) > budget.two_way:
         step = len(positions) / budget.two_way
         positions = sorted({positions[int(k * step)] for k in range(budget.two_way)})
     for cut in positions:
         yield from_cut_positions(pieces, [cut], f"two-way:{label}", source)
-    yield merge(pieces, f"pieces:{label}", [1] * len(pieces), source)
+    every = merge(pieces, f"pieces:{label}", [1] * len(pieces), source)
+    yield every
+    if with_last and len(pieces) > 1:
+        yield replace(every, family=f"{WITH_LAST_CHUNK}:{label}", ending=WITH_LAST_CHUNK)
     rng = random.Random(seed)
     for _ in range(budget.random_groupings):
         groups = []

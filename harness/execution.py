@@ -16,7 +16,7 @@ import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import HealthCheck, find, settings
@@ -50,6 +50,7 @@ from .checks import (
     verdicts,
 )
 from .chunkings import (
+    STEP,
     TOKEN_TIER,
     BoundarySource,
     Budget,
@@ -152,6 +153,7 @@ class Failure:
                 None,
                 chunking["tier"],
                 chunking.get("tokenizer"),
+                chunking.get("ending", STEP),
             ),
             expected=data.get("expected"),
             actual=data.get("actual"),
@@ -247,7 +249,8 @@ def feed_chunking(
                 if type(error) is not LookupError:  # a KeyError inside the parser is a bug
                     raise
                 raise SessionSkipped(str(error)) from None
-        for position, chunk in enumerate(chunking.chunks):
+        fed = chunking.fed
+        for position, chunk in enumerate(chunking.chunks[:fed]):
             if budget is not None and time.perf_counter() - start > budget:
                 run.progress = position / max(len(chunking.chunks), 1)
                 raise FeedTimeout(f"{_OVER_BUDGET} {budget:.1f} s")
@@ -259,7 +262,11 @@ def feed_chunking(
                     raise _LateSkip from None
         with feed_limit(feed_timeout):
             try:
-                events.append(session.finish())
+                if fed < len(chunking.chunks):  # the last chunk comes with the end
+                    ids = chunking.token_ids[-1] if chunking.token_ids is not None else None
+                    events.append(session.finish(chunking.chunks[-1], ids))
+                else:
+                    events.append(session.finish())
             except SessionSkipped:
                 raise _LateSkip from None
     except SessionSkipped:
@@ -314,6 +321,8 @@ def _feed_remote(
     events: list[list[Any]] = []
     run = Run(chunking, events)
     payload: dict[str, Any] = {"chunks": list(chunking.chunks)}
+    if chunking.ending != STEP:
+        payload["ending"] = chunking.ending
     if chunking.token_ids is not None:
         payload["token_ids"] = [list(ids) for ids in chunking.token_ids]
     per_feed = feed_timeout or _DEFAULT_FEED_TIMEOUT
@@ -374,10 +383,10 @@ def _feed_remote(
             run.progress = len(outputs) / max(len(chunking.chunks), 1)
         run.error = f"{message} (chunk {len(outputs)})"
         run.exhausted = kind == "memory"
-    elif len(outputs) != len(chunking.chunks) + 1:
+    elif len(outputs) != chunking.fed + 1:
         run.outcome = CONTRACT
         run.error = (
-            f"a run result with {len(outputs)} outputs for {len(chunking.chunks)} chunks and finish"
+            f"a run result with {len(outputs)} outputs for {chunking.fed} fed chunks and finish"
         )
     if run.outcome == OK and not timed:
         run.result = coalesce(events)
@@ -516,7 +525,10 @@ class CaseExecutor:
         for source in self.sources(case.dialect) if only is None else ():
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
-            for chunking in token_chunkings(text, source, self._budget(case), seed=seed):
+            chunkings = token_chunkings(
+                text, source, self._budget(case), seed=seed, endings=self.adapter.endings
+            )
+            for chunking in chunkings:
                 whole = chunking.family == "whole"
                 if not (whole or self._selected(chunking.family)):
                     continue
@@ -618,7 +630,10 @@ class CaseExecutor:
         position = len(cuts) - 1
         while position >= 0 and budget > 0 and len(cuts) > 1:
             trial_cuts = cuts[:position] + cuts[position + 1 :]
-            trial = from_cut_positions(pieces, trial_cuts, chunking.family, source)
+            trial = replace(
+                from_cut_positions(pieces, trial_cuts, chunking.family, source),
+                ending=chunking.ending,
+            )
             trial_run = feed_chunking(self.adapter, case, trial, feed_timeout=self.feed_timeout)
             budget -= 1
             trial_message = evaluate(trial_run).get(check)

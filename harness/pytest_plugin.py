@@ -2,8 +2,9 @@
 
     pytest --pyargs toolconform.conformance --toolconform-adapter=mypkg.parsers:factory
 
-generates one test per corpus case × chunking family (``whole``, ``two-way``, ``pieces``,
-``groups``, ``search``; ``chars`` for the robustness tier with ``--toolconform-robustness``),
+generates one test per corpus case × chunking family (``whole``, ``with-last-chunk`` —
+skipped for an adapter that takes no text with finish —, ``two-way``, ``pieces``, ``groups``,
+``search``; ``chars`` for the robustness tier with ``--toolconform-robustness``),
 so a failure names the case and the kind of chunking at once, and ``pytest -n auto`` spreads
 them over cores. Known failures come from the implementation's expectations file: a test
 whose failures are all listed is an expected failure; a listed failure that no longer
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-FAMILIES = ("whole", "two-way", "pieces", "groups", "search")
+FAMILIES = ("whole", "with-last-chunk", "two-way", "pieces", "groups", "search")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -131,12 +132,19 @@ def check_case(
 ) -> None:
     """Run one case under one chunking family and turn the outcome into a test outcome."""
     node.user_properties.append((_DIALECT, case.dialect))
+    from .chunkings import WITH_LAST_CHUNK
     from .execution import ADAPTER, CaseExecutor
     from .expectations import fingerprint, fingerprint_kind
     from .suite import declared_skip
 
     if not adapter.supports(case.dialect):
         pytest.skip(f"the adapter does not support dialect {case.dialect!r}")
+    if family == WITH_LAST_CHUNK and WITH_LAST_CHUNK not in adapter.endings:
+        # Run, it would pass having fed nothing: the family has no chunking for this adapter.
+        pytest.skip(
+            "the adapter takes no text with finish (declare factory.endings with "
+            "'with-last-chunk' to be run with the last chunk given to finish)"
+        )
     declared = declared_skip(case, expectations)
     if declared:
         pytest.skip(declared)

@@ -54,6 +54,9 @@ class Coverage:
     chunking: dict[str, ChunkingModel] = field(default_factory=dict)
     #: ``--allow-skips``: cases the adapter refuses do not fail the run (the report says so).
     allow_skips: bool = False
+    #: How the runs' streams ended (``chunkings.ENDINGS``): ``with-last-chunk`` only when
+    #: the adapter takes the last chunk with finish.
+    endings: tuple[str, ...] = ("step",)
 
 
 @dataclass
@@ -229,6 +232,7 @@ class Report:
             "selected": list(self.coverage.selected) if self.coverage.selected else None,
             "unsupported_dialects": list(self.coverage.unsupported),
             "allow_skips": self.coverage.allow_skips,
+            "endings": list(self.coverage.endings),
             "dialects": dict(sorted(dialects.items())),
         }
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from .adapters.reference import reference_factory
 from .html_page import page, scroll
-from .report_markdown import percent
+from .report_markdown import ending_note, percent
 from .summary import must_pass_counts
 
 #: Where a corpus case's file is read, from its id (ids never change).
@@ -215,7 +215,7 @@ def _dialects(report: dict[str, Any]) -> str:
         "<p><strong>--allow-skips</strong> was given: skipped cases do not fail the gate.</p>"
         if allow
         else ""
-    )
+    ) + f"<p>{_e(ending_note(report))}</p>"
     skipped_list = ""
     if skips:
         items = "".join(f"<li><code>{_e(c)}</code>: {_e(reason)}</li>" for c, reason in skips)

@@ -210,6 +210,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines += [f"Not run (the adapter does not support them): {', '.join(unsupported)}.", ""]
     if report["coverage"]["allow_skips"]:
         lines += ["Run with `--allow-skips`: cases the adapter refused did not fail the gate.", ""]
+    lines += [ending_note(report), ""]
     if report.get("notes"):
         lines += ["## Notes from the implementation", ""]
         lines += [f"- {note}" for note in report["notes"]]
@@ -287,3 +288,18 @@ def render_markdown(report: dict[str, Any]) -> str:
         for entry in report["stale_expectations"]:
             lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
     return "\n".join(lines) + "\n"
+
+
+def ending_note(report: dict[str, Any]) -> str:
+    """How the runs' streams ended: a parser never given its last chunk with finish was
+    not shown to keep that chunk's text when a server sends ``finish_reason`` with it."""
+    endings = (report.get("coverage") or {}).get("endings") or ["step"]
+    if "with-last-chunk" in endings:
+        return (
+            "End of stream: after the last chunk, a separate step; and, in the "
+            "`with-last-chunk` chunkings, the last chunk given with finish."
+        )
+    return (
+        "End of stream: a separate step only. The adapter takes no text with finish, so "
+        "no run gave it the last chunk with the end of the stream (`with-last-chunk`)."
+    )

@@ -436,3 +436,18 @@ class _Hoarder(_Wrapped):
 
 def keeps_every_chunk_forever(dialect, request):
     return _Hoarder(dialect, request)
+
+
+class _IgnoresTextWithFinish(_Wrapped):
+    """Ends the stream without reading the text that came with the end: a server's finish
+    path that flushes the parser but never parses the chunk carrying ``finish_reason``."""
+
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        return self.transform(self.inner.finish())
+
+
+def ignores_text_with_finish(dialect, request):
+    return _IgnoresTextWithFinish(dialect, request)
+
+
+ignores_text_with_finish.endings = ("step", "with-last-chunk")  # type: ignore[attr-defined]

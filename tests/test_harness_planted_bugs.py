@@ -247,3 +247,20 @@ def test_a_first_fragment_without_type_breaks_identity_first() -> None:
 
     failure = failure_of(run(no_type, case), "calls.identity-first")
     assert "type 'function'" in failure.message
+
+
+def test_text_that_comes_with_the_end_of_the_stream_is_not_lost() -> None:
+    """A parser whose finish never reads the last chunk passes every run that ends with a
+    separate step (all that certify ran before endings): only a run that gives it the last
+    chunk with finish, as servers send ``finish_reason`` with the last text, shows it."""
+    case = CORPUS["qwen25/valid/text-after-block"]
+    assert not run(load_in_process("reference").factory, case).failures
+    result = run(planted_bugs.ignores_text_with_finish, case)
+    failure = failure_of(result, "result.content")
+    assert failure.chunking.ending == "with-last-chunk"
+    assert failure.chunking.family.startswith("with-last-chunk:")
+
+    def step_only(dialect, request):
+        return planted_bugs.ignores_text_with_finish(dialect, request)
+
+    assert not run(step_only, case).failures  # the same parser, never given text with finish

@@ -312,3 +312,32 @@ def test_junit_xml_shows_each_case_and_the_gate(capsys, tmp_path: Path) -> None:
     )
     gate = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "gate")
     assert status == 1 and "no case ran" in gate.find("failure").get("message")
+
+
+def test_the_report_says_how_streams_ended(capsys, tmp_path: Path) -> None:
+    """A parser given its last chunk with finish is judged on it (and the report says so);
+    one that takes no text with finish is run with a separate final step only, and its
+    report says that the other ending was not run."""
+    status, _, _ = certify(
+        capsys,
+        "--adapter",
+        f"{BUG}:ignores_text_with_finish",
+        *cases("qwen25/valid/text-after-block"),
+        "--report",
+        str(tmp_path / "with"),
+    )
+    data = report(tmp_path / "with")
+    assert status == 1 and data["coverage"]["endings"] == ["step", "with-last-chunk"]
+    assert {f["chunking"]["ending"] for f in data["failures"] if f["level"] == "must"} == {
+        "with-last-chunk"
+    }
+    status, _, _ = certify(
+        capsys,
+        "--adapter",
+        f"{BUG}:drops_text_after_block",
+        *cases("qwen25/valid/sequential-calls"),
+        "--report",
+        str(tmp_path / "step"),
+    )
+    assert report(tmp_path / "step")["coverage"]["endings"] == ["step"]
+    assert "a separate step only" in (tmp_path / "step" / "report.md").read_text()

@@ -12,6 +12,11 @@ harness passes (factories that do not need it may omit the keyword). The session
     session.finish() -> list[dict]
     session.parse(text: str) -> dict          # optional: the non-streaming result
 
+A factory whose ``endings`` attribute holds ``"with-last-chunk"`` also has its sessions
+called as ``finish(text, token_ids)``: the last chunk comes with the end of the stream, as
+a server sends ``finish_reason`` on the chunk that carries the last text; the harness then
+runs some chunkings so (the report says which endings a parser was run under).
+
 and returns OpenAI chat-completion-chunk deltas as plain dicts (``content``,
 ``reasoning_content``, ``tool_calls: [{index, id, type, function: {name, arguments}}]``).
 A factory whose ``output_mode`` attribute is ``"snapshots"`` returns instead, from ``feed``
@@ -27,13 +32,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..chunkings import ENDINGS, STEP
 from ..events import Event, Normalizer
 
 
 class Session(Protocol):
     def feed(self, text: str, token_ids: list[int] | None = None) -> Any: ...
 
-    def finish(self) -> Any: ...
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> Any: ...
 
 
 class AdapterError(Exception):
@@ -59,6 +65,8 @@ class Adapter:
     output_mode: str = "deltas"
     #: Whether the parser runs in this process (its CPU time is then measurable here).
     in_process: bool = True
+    #: How its streams may end (``chunkings.ENDINGS``): ``step`` always.
+    endings: tuple[str, ...] = (STEP,)
 
     @classmethod
     def from_factory(cls, spec: str, factory: Callable[..., Session]) -> Adapter:
@@ -67,6 +75,10 @@ class Adapter:
             dialects = {name: name for name in dialects}
         implementation = dict(getattr(factory, "implementation", None) or {})
         implementation.setdefault("name", spec)
+        endings = tuple(getattr(factory, "endings", None) or (STEP,))
+        unknown = sorted(set(endings) - set(ENDINGS))
+        if unknown:
+            raise AdapterError(f"{spec}: unknown endings {unknown} (known: {', '.join(ENDINGS)})")
         return cls(
             spec=spec,
             factory=factory,
@@ -74,6 +86,7 @@ class Adapter:
             dialects=dict(dialects) if dialects is not None else None,
             output_mode=getattr(factory, "output_mode", "deltas"),
             in_process=getattr(factory, "in_process", True),
+            endings=tuple(dict.fromkeys((STEP, *endings))),
         )
 
     def supports(self, dialect: str) -> bool:
@@ -121,8 +134,12 @@ class StreamingSession:
         ids = list(token_ids) if token_ids is not None else None
         return self._normalizer.events(self._session.feed(text, ids))
 
-    def finish(self) -> list[Event]:
-        return self._normalizer.events(self._session.finish())
+    def finish(self, text: str = "", token_ids: Sequence[int] | None = None) -> list[Event]:
+        """The end of the stream; with ``text``, the last chunk comes with it."""
+        if not text:
+            return self._normalizer.events(self._session.finish())
+        ids = list(token_ids) if token_ids is not None else None
+        return self._normalizer.events(self._session.finish(text, ids))
 
     def parse(self, text: str) -> dict[str, Any] | None:
         """The session's non-streaming result, if it offers one."""

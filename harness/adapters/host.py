@@ -107,7 +107,12 @@ class Host:
             "dialects": sorted(dialects) if dialects is not None else dialect_names(),
             "configuration": configuration,
             "output_mode": self.adapter.output_mode,
-            "capabilities": {"token_ids": True, "parse": True, "run": True},
+            "capabilities": {
+                "token_ids": True,
+                "parse": True,
+                "run": True,
+                "endings": list(self.adapter.endings),
+            },
         }
 
     def open_session(self, dialect: str, request: dict[str, Any], family: str | None) -> Any:
@@ -141,7 +146,10 @@ class Host:
                     )
                 )
             if command == "finish":
-                return self._output(self.sessions.pop(request["session"]).finish())
+                session = self.sessions.pop(request["session"])
+                if request.get("text"):
+                    return self._output(session.finish(request["text"], request.get("token_ids")))
+                return self._output(session.finish())
             if command == "parse":
                 session = self.open_session(request["dialect"], request["request"], None)
                 parse = getattr(session, "parse", None)
@@ -201,7 +209,10 @@ class Host:
                     request["dialect"], request["request"], request.get("tokenizer_family")
                 )
             opened = True
-            for position, chunk in enumerate(chunking["chunks"]):
+            chunks = chunking["chunks"]
+            with_last = chunking.get("ending") == "with-last-chunk" and bool(chunks)
+            fed = len(chunks) - with_last
+            for position, chunk in enumerate(chunks[:fed]):
                 if budget is not None and (time.perf_counter_ns() - start) / 1e9 > budget:
                     error = {"kind": "budget", "message": f"past the budget of {budget:.1f} s"}
                     break
@@ -209,7 +220,10 @@ class Host:
                     outputs.append(session.feed(chunk, ids[position] if ids else None))
             else:
                 with _limit(feed_timeout):
-                    outputs.append(session.finish())
+                    if with_last:  # the last chunk comes with the end of the stream
+                        outputs.append(session.finish(chunks[-1], ids[-1] if ids else None))
+                    else:
+                        outputs.append(session.finish())
         except SessionSkipped as skipped:
             if not opened:
                 raise

@@ -12,6 +12,7 @@ from typing import Any
 from ... import __version__
 from ...reference import Request, ResponseParser, get_dialect
 from ...reference.types import ParsedResponse
+from ..chunkings import ENDINGS
 
 
 class ReferenceSession:
@@ -31,8 +32,9 @@ class ReferenceSession:
         pairs = self._parser.stream_chunk(text, token_ids or ())
         return [message.to_openai() for message, _ in pairs]
 
-    def finish(self) -> list[dict[str, Any]]:
-        return [message.to_openai() for message, _ in self._parser.stream_chunk("", final=True)]
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        pairs = self._parser.stream_chunk(text, token_ids or (), final=True)
+        return [message.to_openai() for message, _ in pairs]
 
     def parse(self, text: str) -> dict[str, Any]:
         result: ParsedResponse = self._dialect.new_parser(self._request).parse_complete(text)
@@ -61,3 +63,4 @@ reference_factory.implementation = {  # type: ignore[attr-defined]
     "homepage": "https://github.com/toolconform/toolconform",
 }
 reference_factory.dialects = None  # type: ignore[attr-defined]  # every registered dialect
+reference_factory.endings = ENDINGS  # type: ignore[attr-defined]

@@ -300,6 +300,7 @@ class SubprocessFactory:
         }
         self.output_mode = self.hello.get("output_mode", "deltas")
         self.capabilities = dict(self.hello.get("capabilities") or {})
+        self.endings = tuple(self.capabilities.get("endings") or ("step",))
 
     def _ensure(self) -> _Process:
         if self._process is not None and self._process.popen.poll() is None:
@@ -458,10 +459,11 @@ class RemoteSession:
         message = {"session": self._session, "text": text, "token_ids": token_ids}
         return self._reply(self._factory.call("feed", message, "deltas_response"))
 
-    def finish(self) -> Any:
-        return self._reply(
-            self._factory.call("finish", {"session": self._session}, "deltas_response")
-        )
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> Any:
+        message: dict[str, Any] = {"session": self._session}
+        if text:  # the last chunk, with the end of the stream (``endings``)
+            message.update(text=text, token_ids=token_ids)
+        return self._reply(self._factory.call("finish", message, "deltas_response"))
 
     def parse(self, text: str) -> dict[str, Any] | None:
         if not self._factory.capabilities.get("parse"):

@@ -311,6 +311,7 @@ def _certify(args: argparse.Namespace) -> int:
             unsupported=tuple(sorted(planned.unsupported)),
             chunking=models,
             allow_skips=args.allow_skips,
+            endings=adapter.endings,
         ),
         warnings=warnings,
         isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
@@ -415,6 +416,7 @@ def _merge(args: argparse.Namespace) -> int:
                 if cell.get("chunking")
             },
             allow_skips=coverage["allow_skips"],
+            endings=tuple(coverage.get("endings") or ("step",)),
         ),
         warnings=list(dict.fromkeys(w for data in shards for w in data["warnings"])),
         isolation=first["isolation"],

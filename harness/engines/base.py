@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Protocol
 
+from ..chunkings import ENDINGS
+
 
 class EngineSession(Protocol):
     """One response: feed the engine chunks in order, then finish.
@@ -25,7 +27,9 @@ class EngineSession(Protocol):
 
     def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]: ...
 
-    def finish(self) -> list[dict[str, Any]]: ...
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None
+    ) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,10 @@ class EngineFactory:
 
     ``load`` imports the engine and returns whatever handle ``open_session`` needs; it runs on
     the first call only, so that listing adapters or reading their metadata stays cheap.
+    Every engine session takes the last chunk with ``finish`` as its server does.
     """
+
+    endings = ENDINGS
 
     def __init__(
         self,

@@ -83,9 +83,11 @@ class HarmonySession:
                 self._announced = False
         return deltas
 
-    def finish(self) -> list[dict[str, Any]]:
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        """The last chunk's tokens, if any, then end of stream (``process_eos``)."""
+        deltas = self.feed(text, token_ids) if text else []
         self._parser.process_eos()
-        return []
+        return deltas
 
     def parse(self, text: str) -> dict[str, Any]:
         """The complete parse: ``parse_messages_from_completion_tokens``, mapped as above."""

@@ -172,8 +172,10 @@ class LMDeploySession:
         ids = self._ids(text, token_ids)
         return _deltas(self._parser.stream_chunk(text, ids, final=False))
 
-    def finish(self) -> list[dict[str, Any]]:
-        return _deltas(self._parser.stream_chunk("", [], final=True))
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        """``stream_chunk(..., final=True)``: LMDeploy's parser takes the last chunk with the
+        end of the stream itself."""
+        return _deltas(self._parser.stream_chunk(text, self._ids(text, token_ids), final=True))
 
     def parse(self, text: str) -> dict[str, Any]:
         """The non-streaming result: ``parse_complete`` on a fresh parser, as the server does."""

@@ -191,8 +191,10 @@ class SGLangSession:
     def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
         return self._step(text, final=False)
 
-    def finish(self) -> list[dict[str, Any]]:
-        return self._step("", final=True)
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        """The last step (``parse_stream_end``, the unstreamed arguments), with the last
+        chunk's text, if any, in it."""
+        return self._step(text, final=True)
 
     def parse(self, text: str) -> dict[str, Any]:
         """The non-streaming server path: ``parse_non_stream`` of both parsers."""

@@ -307,8 +307,13 @@ class VllmSession(_Session):
         ids = self._feed.ids(text, token_ids)
         return self._step(self._feed.text(text, ids), ids, None)
 
-    def finish(self) -> list[dict[str, Any]]:
-        return self._step("", [], "stop")
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        """The serving step that carries ``finish_reason``, with the last chunk's text, if
+        any, in the same step (as the server sends it)."""
+        if not text:
+            return self._step("", [], "stop")
+        ids = self._feed.ids(text, token_ids)
+        return self._step(self._feed.text(text, ids), ids, "stop")
 
     def parse(self, text: str) -> dict[str, Any]:
         ids = self._feed.ids(text, None)
@@ -368,8 +373,10 @@ class VllmPluginSession(_Session):
         ids = self._feed.ids(text, token_ids)
         return self._step(self._feed.text(text, ids), ids)
 
-    def finish(self) -> list[dict[str, Any]]:
-        deltas: list[dict[str, Any]] = []
+    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
+        """The plugin API has no end-of-stream flag: the last chunk, if any, is one more
+        streaming step, then the parsers' ``finish_streaming``."""
+        deltas = self.feed(text, token_ids) if text else []
         pending = (self._reasoning,) if self._in_reasoning else ()
         for parser in (*pending, self._tools):
             flush = getattr(parser, "finish_streaming", None)

@@ -7,6 +7,7 @@ path end to end, and gives every report a row to compare against.
 from __future__ import annotations
 
 from functools import cached_property
+from types import ModuleType
 from typing import Any
 
 from ... import __version__
@@ -16,11 +17,14 @@ from ..chunkings import ENDINGS
 
 
 class ReferenceSession:
-    """One response parsed by the reference parser."""
+    """One response parsed by the reference parser, or by ``package``: a copy of it (the
+    mutation suite's copies with one planted fault each)."""
 
-    def __init__(self, dialect: str, request: dict[str, Any]) -> None:
-        self._dialect = get_dialect(dialect)
-        self._request = Request.from_openai(request)
+    def __init__(
+        self, dialect: str, request: dict[str, Any], package: ModuleType | None = None
+    ) -> None:
+        self._dialect = (package.get_dialect if package else get_dialect)(dialect)
+        self._request = (package.Request if package else Request).from_openai(request)
 
     @cached_property
     def _parser(self) -> ResponseParser:

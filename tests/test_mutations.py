@@ -1,0 +1,169 @@
+"""The mutation suite: copies of the reference parser with one planted fault each.
+
+Each mutant is the reference's source with one line changed, loaded as a package of its own
+and certified (quick mode, token tier) on its dialect's corpus cases. A mutant is *killed*
+when a case fails a gating check. Every mutant must be killed: one that survives shows a
+case or a check missing (issue 19: "every plant that survives becomes a case or a check"),
+and is added here only with the case or check that kills it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import toolconform.reference
+from toolconform.harness.adapters import Adapter
+from toolconform.harness.adapters.reference import ReferenceSession
+from toolconform.harness.cases import load_cases
+from toolconform.harness.chunkings import ENDINGS
+from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.report import GATING_LEVELS
+
+REFERENCE = Path(toolconform.reference.__file__).parent
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    #: The file of the reference it changes, relative to the package.
+    module: str
+    original: str
+    mutated: str
+    #: The dialect whose cases must kill it.
+    dialect: str
+
+
+MUTANTS = [
+    Mutant(
+        "unknown-names-kept",
+        "tool_parser.py",
+        "if self._allowed is not None and name not in self._allowed:",
+        "if False:",
+        "qwen25",
+    ),
+    Mutant(
+        "indices-skip",
+        "tool_parser.py",
+        "self._next_index += 1",
+        "self._next_index += 2",
+        "qwen25",
+    ),
+    Mutant(
+        "one-id-for-all",
+        "tool_parser.py",
+        'self._call_id or f"call_{index}"',
+        'self._call_id or "call_0"',
+        "qwen25",
+    ),
+    Mutant(
+        "arguments-before-name-dropped",
+        "tool_parser.py",
+        "deltas.append(DeltaToolCall(index, arguments=piece))",
+        "pass",
+        "qwen25",
+    ),
+    Mutant(
+        "tag-prefix-not-held",
+        "tags.py",
+        "if end - len(prefix) >= start and text.endswith(prefix):",
+        "if False:",
+        "deepseek_v32",
+    ),
+    Mutant(
+        "held-text-not-released-at-the-end",
+        "response_parser.py",
+        "end = len(pending) if final else stable_prefix_end(pending, self._plain_prefixes, pos)",
+        "end = stable_prefix_end(pending, self._plain_prefixes, pos)",
+        "deepseek_v32",
+    ),
+    Mutant(
+        "repeated-think-open-kept",
+        "response_parser.py",
+        "if pending.startswith(reasoning.open_tag, after):",
+        "if False:",
+        "qwen3",
+    ),
+    Mutant(
+        "shorter-tag-wins-a-tie",
+        "tags.py",
+        '(position == best and len(tag) > len(best_tag or ""))',
+        '(position == best and len(tag) < len(best_tag or ""))',
+        "ernie45",
+    ),
+    Mutant(
+        "thinking-flag-ignored",
+        "reasoning.py",
+        "return self.request.thinking is True",
+        "return self.request.thinking is not False",
+        "deepseek_v32",
+    ),
+    Mutant(
+        "xml-value-leading-newline-kept",
+        "xml_tool_parser.py",
+        """            if text.startswith("\\n", pos):
+                pos += 1""",
+        """            if False:
+                pos += 1""",
+        "qwen3_coder",
+    ),
+    Mutant(
+        "pythonic-close-tag-after-layout-skipped",
+        "pythonic_tool_parser.py",
+        "continue  # the close tag may follow the layout: it is checked above",
+        "pass",
+        "olmo3",
+    ),
+]
+
+
+def load_mutant(root: Path, mutant: Mutant):
+    """The reference copied under ``root`` as a package of its own, with one line changed."""
+    package = "toolconform_mutant_" + mutant.name.replace("-", "_")
+    target = root / package
+    shutil.copytree(REFERENCE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    path = target / mutant.module
+    source = path.read_text(encoding="utf-8")
+    assert source.count(mutant.original) == 1, f"{mutant.name}: the line to change moved"
+    path.write_text(source.replace(mutant.original, mutant.mutated), encoding="utf-8")
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(package)
+    finally:
+        sys.path.remove(str(root))
+
+
+def adapter_of(package, name: str) -> Adapter:
+    def factory(dialect, request, *, tokenizer_family=None):
+        return ReferenceSession(dialect, request, package)
+
+    factory.endings = ENDINGS
+    return Adapter.from_factory(f"mutant:{name}", factory)
+
+
+def test_the_unchanged_copy_survives(tmp_path: Path) -> None:
+    """The mechanism itself kills nothing: a copy with no change passes its cases."""
+    line = "def longest_first("
+    package = load_mutant(tmp_path, Mutant("unchanged", "tags.py", line, line, "qwen25"))
+    executor = CaseExecutor(adapter_of(package, "unchanged"), robustness=False)
+    for case in load_cases():
+        if case.dialect == "qwen25" and case.scaling is None:
+            assert not executor.run(case).failures, case.id
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda mutant: mutant.name)
+def test_certify_kills_the_mutant(mutant: Mutant, tmp_path: Path) -> None:
+    package = load_mutant(tmp_path, mutant)
+    executor = CaseExecutor(adapter_of(package, mutant.name), robustness=False)
+    for case in load_cases():
+        if case.dialect != mutant.dialect or case.scaling is not None:
+            continue
+        failures = [f for f in executor.run(case).failures if f.level in GATING_LEVELS]
+        if failures:
+            return  # killed
+    pytest.fail(f"{mutant.name} survived every {mutant.dialect} case: a case or check is missing")

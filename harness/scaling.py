@@ -181,12 +181,20 @@ CONFIRM_BELOW = 2.2
 def confirm(sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict) -> Verdict:
     """A borderline super-linear ``verdict`` measured again: every size once per round,
     round after round (a change in the machine's load then slows every size alike), best of
-    three rounds. A clear one (stopped, or well above the bound) stands as it is."""
+    three rounds. A ladder stopped below ``CONFIRM_BELOW`` runs once more first (a load
+    spike during one step stops a linear parser's ladder as a quadratic one's is stopped);
+    stopped again, the lower of the two exponents stands. A clear one (well above the bound)
+    stands as it is."""
     exponent = verdict.exponent
-    if verdict.linear or verdict.stopped_before is not None or exponent is None:
+    if verdict.linear or exponent is None or exponent >= CONFIRM_BELOW:
         return verdict
-    if exponent >= CONFIRM_BELOW:
-        return verdict
+    if verdict.stopped_before is not None:
+        again = measure(sizes, seconds_at)
+        if again.stopped_before is not None:
+            return min(verdict, again, key=lambda v: v.exponent or math.inf)
+        if again.linear or (again.exponent or math.inf) >= CONFIRM_BELOW:
+            return again
+        verdict = again
     best = dict.fromkeys(sizes, math.inf)
     for _ in range(3):
         for size in sizes:

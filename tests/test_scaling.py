@@ -99,6 +99,30 @@ def test_a_borderline_verdict_is_measured_again_interleaved() -> None:
     assert scaling.confirm(SIZES, parser(3.0, 1e-13), cubic) is cubic
 
 
+def test_a_ladder_a_load_spike_stopped_runs_once_more() -> None:
+    """Seen in the LMDeploy gate on a loaded machine: one slow step predicted the next past
+    the budget and stopped a linear parser's ladder, which then failed as a quadratic one.
+    A stopped ladder below the clear bound runs again; a quadratic one is stopped again."""
+    calls: list[int] = []
+
+    def spiked(size: int, limit: float | None) -> float:
+        calls.append(size)
+        seconds = 1e-4 * size * (3.0 if size == 4_000 and len(calls) <= 6 else 1.0)
+        if limit is not None and seconds > limit:
+            raise scaling.Exceeded(seconds)
+        return seconds
+
+    first = scaling.measure(SIZES, spiked)
+    assert not first.linear and first.stopped_before == 8_000
+    confirmed = scaling.confirm(SIZES, spiked, first)
+    assert confirmed.linear and confirmed.stopped_before is None
+    quadratic_cost: list[float] = []
+    quadratic = scaling.measure(SIZES, parser(2.0, 1e-7, spent=quadratic_cost))
+    assert quadratic.stopped_before is not None
+    again = scaling.confirm(SIZES, parser(2.0, 1e-7, spent=quadratic_cost), quadratic)
+    assert not again.linear and again.stopped_before is not None
+
+
 def test_a_slow_parser_is_judged_on_fewer_sizes_within_the_cap() -> None:
     spent: list[float] = []
     verdict = scaling.measure(SIZES, parser(1.0, 2e-3, spent=spent))  # 2 s at the first size

@@ -266,9 +266,11 @@ class ToolParser:
         name: str | None = None,
         arguments: str | None = None,
     ) -> None:
-        """Route one piece of the current call to the client, identity first."""
+        """Route one piece of the current call to the client, identity first. An empty
+        name names no tool: the call is dropped as an unknown one is (a client cannot route
+        it, and identity first needs a name)."""
         if name is not None and self._output_index == _PENDING:
-            if self._allowed is not None and name not in self._allowed:
+            if not name or (self._allowed is not None and name not in self._allowed):
                 self._output_index = _REJECTED
                 self._pending_arguments = []
             else:

@@ -43,8 +43,8 @@ MUTANTS = [
     Mutant(
         "unknown-names-kept",
         "tool_parser.py",
-        "if self._allowed is not None and name not in self._allowed:",
-        "if False:",
+        "if not name or (self._allowed is not None and name not in self._allowed):",
+        "if not name:",
         "qwen25",
     ),
     Mutant(

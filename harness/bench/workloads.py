@@ -6,10 +6,15 @@ benchmark section and what stresses a streaming parser: one long string argument
 ladder for the scaling fit), many short strings, nested objects, reasoning with content,
 several calls. Chunkings: fixed character sizes with protocol tags kept whole, one real
 token per chunk, and groups of k tokens.
+
+Two more shapes are not in the ``bench`` command's list; the scaling tests and the core's
+benchmarks (``benchmarks/``) time them: a long string with markup-like text in it, and a
+long string that the XML-like formats hold whole until its close tag.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,6 +135,29 @@ def long_string(dialect: str, size: int) -> Workload:
     return _workload(dialect, "long-string", size, response, [_STRING_TOOL])
 
 
+def markup_string(dialect: str, size: int) -> Workload:
+    """``long_string`` with a ``<`` every 89 characters: the value scan of the XML-like and
+    DSML formats meets text that may begin a tag, and must stream it on."""
+    chars = list(prose(size, seed=size))
+    for position in range(44, size, 89):
+        chars[position] = "<"
+    call = Call("write_file", {"path": "notes.txt", "content": "".join(chars)})
+    response = Response(content="Saving it. ", calls=(call,))
+    return _workload(dialect, "markup-string", size, response, [_STRING_TOOL])
+
+
+def held_string(dialect: str, size: int) -> Workload:
+    """One call whose string argument is ``size`` characters written as a JSON string.
+
+    A value whose first character is a quote is JSON to the XML-like formats: the parser
+    holds it whole until its close tag, then decodes it (``typed_values``), so the long
+    held stretch must be scanned once. Elsewhere it is a string with escapes in it.
+    """
+    call = Call("write_file", {"path": "notes.txt", "content": json.dumps(prose(size, seed=size))})
+    response = Response(content="Saving it. ", calls=(call,))
+    return _workload(dialect, "held-string", size, response, [_STRING_TOOL])
+
+
 def many_short_strings(dialect: str, count: int) -> Workload:
     """One call whose argument is ``count`` short strings (escape-heavy, structural chars)."""
     pieces = ["x", '"', "\\", "{", "}", "[", "]", "plain", "東"]
@@ -199,12 +227,17 @@ def workloads(dialect: str, *, full: bool) -> list[Workload]:
     return found
 
 
+def chars(workload: Workload, size: int) -> Chunking:
+    """About ``size`` characters per chunk, no protocol tag cut but where a tokenizer may."""
+    text = workload.text
+    boundaries = tag_aligned_boundaries(text, get_dialect(workload.dialect).protocol_tags())
+    return Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries)))
+
+
 def chunkings(workload: Workload, *, sizes: tuple[int, ...] = CHUNK_SIZES) -> list[Chunking]:
     """Fixed character sizes with tags whole, one real token per chunk, k-token groups."""
     text = workload.text
-    tags = get_dialect(workload.dialect).protocol_tags()
-    boundaries = tag_aligned_boundaries(text, tags)
-    out = [Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries))) for size in sizes]
+    out = [chars(workload, size) for size in sizes]
     source = boundary_sources(workload.dialect)[0]
     if source.tokenizer is not None:
         pieces: list[Piece] = source.split(text)

@@ -26,7 +26,6 @@ from .json_blocks import blocks
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
     grammar = "json"
-    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:

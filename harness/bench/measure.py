@@ -21,7 +21,7 @@ from ...reference import Request, get_dialect
 from ..adapters import Adapter
 from ..cases import Case, Expectation, differences
 from ..chunkings import Chunking
-from ..events import Call, FinalResult
+from ..events import FinalResult
 from ..execution import feed_chunking
 from .workloads import Workload
 
@@ -73,16 +73,8 @@ class Measurement:
 
 def reference_result(workload: Workload) -> FinalResult:
     """What the workload must parse to: the reference parser's complete parse."""
-    parsed = (
-        get_dialect(workload.dialect)
-        .new_parser(Request.from_openai(workload.request))
-        .parse_complete(workload.text)
-    )
-    return FinalResult(
-        parsed.content,
-        parsed.reasoning_content,
-        [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
-    )
+    parser = get_dialect(workload.dialect).new_parser(Request.from_openai(workload.request))
+    return FinalResult.from_parsed(parser.parse_complete(workload.text))
 
 
 def stream_reference(workload: Workload, chunks: Sequence[str]) -> int:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.workloads import LONG_SIZES, hermes_long_string
+from toolconform.harness.bench.measure import reference_result
+from toolconform.harness.bench.workloads import QUICK_LADDER, chars, long_string
 from toolconform.harness.engines.lmdeploy import factory
 from toolconform.reference import Request, get_dialect
 
@@ -60,11 +61,12 @@ def cpu_time_of_stream(make_parser, chunks) -> float:
 
 def main() -> None:
     print(f"{'size':>7} {'chunks':>7} {'reference µs/chunk':>19} {'LMDeploy µs/chunk':>18} ratio")
-    for size in LONG_SIZES:
-        workload = hermes_long_string(size, 4)
-        chunks = workload.chunks
+    for size in QUICK_LADDER:
+        workload = long_string("qwen25", size)
+        chunks = chars(workload, 4).chunks
         ours, theirs = stream(reference_parser(), chunks), stream(lmdeploy_parser(), chunks)
-        expected = workload.expected_arguments
+        (call,) = reference_result(workload).calls
+        expected = json.loads(call.arguments)
         assert json.loads(arguments(ours)) == json.loads(arguments(theirs)) == expected
         best = [float("inf"), float("inf")]
         for _ in range(7):

@@ -17,47 +17,32 @@ import json
 
 import pytest
 
-from toolconform.reference import ParsedResponse, get_dialect
+from toolconform.harness.bench.measure import reference_result
+from toolconform.harness.bench.workloads import (
+    QUICK_LADDER,
+    fenced_code,
+    fenced_examples,
+    near_miss_prose,
+)
 
-from .ds2api_workloads import PREFIX, SUFFIX, cdata_body, cdata_call, chunks, near_miss_prose
-
-SIZES = (1_000, 8_000, 64_000)
-
-
-def stream(pieces: list[str]) -> ParsedResponse:
-    """The client's view: every delta, coalesced (used to verify the result)."""
-    parser = get_dialect("ds2api").new_parser()
-    messages = []
-    for position, piece in enumerate(pieces):
-        final = position == len(pieces) - 1
-        messages.extend(message for message, _ in parser.stream_chunk(piece, final=final))
-    return ParsedResponse.from_deltas(messages)
+from .test_bench_reference import run
 
 
-def feed(pieces: list[str]) -> int:
-    """The parser's work alone (what is timed): feed every chunk, count the deltas."""
-    parser = get_dialect("ds2api").new_parser()
-    last = len(pieces) - 1
-    return sum(len(parser.stream_chunk(piece, final=i == last)) for i, piece in enumerate(pieces))
-
-
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", QUICK_LADDER)
 def test_cdata_parameter(benchmark: pytest.FixtureRequest, size: int) -> None:
-    pieces = chunks(cdata_call(size))
-    result = stream(pieces)
-    assert result.content == PREFIX + SUFFIX
-    assert [call.name for call in result.tool_calls] == ["Write"]
-    assert json.loads(result.tool_calls[0].arguments)["content"] == cdata_body(size)
+    workload = fenced_examples("ds2api", size)
+    result = reference_result(workload)
+    assert result.content == "Writing it.\n\nDone."
+    assert [call.name for call in result.calls] == ["write_file"]
+    assert json.loads(result.calls[0].arguments)["content"] == fenced_code(size)
     benchmark.group = "ds2api cdata parameter"
-    benchmark(feed, pieces)
+    run(benchmark, workload, 4, size)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", QUICK_LADDER)
 def test_near_miss_prose(benchmark: pytest.FixtureRequest, size: int) -> None:
-    text = near_miss_prose(size)
-    pieces = chunks(text)
-    result = stream(pieces)
-    assert result.content == text
-    assert result.tool_calls == []
+    workload = near_miss_prose("ds2api", size)
+    result = reference_result(workload)
+    assert result.calls == []
     benchmark.group = "ds2api near-miss prose"
-    benchmark(feed, pieces)
+    run(benchmark, workload, 4, size)

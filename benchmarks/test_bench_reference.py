@@ -10,15 +10,38 @@ from __future__ import annotations
 
 import pytest
 
-from .workloads import CHUNK_SIZES, LONG_SIZES, Workload, hermes_long_string, hermes_short_strings
+from toolconform.harness.adapters import load_in_process
+from toolconform.harness.bench.measure import reference_result, stream_reference, verify
+from toolconform.harness.bench.workloads import (
+    CHUNK_SIZES,
+    QUICK_LADDER,
+    Workload,
+    chars,
+    long_string,
+    many_short_strings,
+)
 
 
-def _run(benchmark, workload: Workload, size: int | None = None) -> None:
-    workload.verify()
+def run(benchmark, workload: Workload, chunk_size: int, size: int | None = None) -> None:
+    """Verify the stream against the complete parse, then time the reference core on it."""
+    chunking = chars(workload, chunk_size)
+    reference = load_in_process("reference")
+    assert verify(reference, workload, chunking, reference_result(workload)) is None
     benchmark.extra_info.update(
-        dialect=workload.dialect, chars=len(workload.text), chunks=len(workload.chunks), size=size
+        dialect=workload.dialect, chars=len(workload.text), chunks=len(chunking.chunks), size=size
     )
-    benchmark.pedantic(workload.stream_only, rounds=5, iterations=1, warmup_rounds=1)
+    benchmark.pedantic(
+        stream_reference, args=(workload, chunking.chunks), rounds=5, iterations=1, warmup_rounds=1
+    )
+
+
+def floor(benchmark, name: str, workload: Workload, chunk_size: int) -> None:
+    """The same chunks through one of the floors, for the × columns of the conftest."""
+    chunks = chars(workload, chunk_size).chunks
+    benchmark.extra_info.update(dialect=name, chars=len(workload.text), chunks=len(chunks))
+    function = _concatenate if name == "concat" else _noop_stream
+    result = benchmark.pedantic(function, args=(chunks,), rounds=5, iterations=1, warmup_rounds=1)
+    assert result == workload.text
 
 
 def _concatenate(chunks: tuple[str, ...]) -> str:
@@ -50,30 +73,22 @@ def _noop_stream(chunks: tuple[str, ...]) -> str:
     return "".join(parser.parts)
 
 
-@pytest.mark.parametrize("size", LONG_SIZES)
+@pytest.mark.parametrize("size", QUICK_LADDER)
 @pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
 def test_long_string_argument(benchmark, size: int, chunk_size: int) -> None:
     benchmark.group = f"hermes long string, {chunk_size} chars/chunk"
-    _run(benchmark, hermes_long_string(size, chunk_size), size)
+    run(benchmark, long_string("qwen3", size), chunk_size, size)
 
 
 @pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
 def test_many_short_strings(benchmark, chunk_size: int) -> None:
     benchmark.group = f"hermes 16384 short strings, {chunk_size} chars/chunk"
-    _run(benchmark, hermes_short_strings(16_384, chunk_size))
+    run(benchmark, many_short_strings("qwen3", 16_384), chunk_size)
 
 
-@pytest.mark.parametrize("floor", ["concat", "noop-parser"])
-@pytest.mark.parametrize("size", LONG_SIZES)
+@pytest.mark.parametrize("name", ["concat", "noop-parser"])
+@pytest.mark.parametrize("size", QUICK_LADDER)
 @pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
-def test_floor(benchmark, floor: str, size: int, chunk_size: int) -> None:
+def test_floor(benchmark, name: str, size: int, chunk_size: int) -> None:
     benchmark.group = f"hermes long string, {chunk_size} chars/chunk"
-    workload = hermes_long_string(size, chunk_size)
-    benchmark.extra_info.update(
-        dialect=floor, chars=len(workload.text), chunks=len(workload.chunks)
-    )
-    function = _concatenate if floor == "concat" else _noop_stream
-    result = benchmark.pedantic(
-        function, args=(workload.chunks,), rounds=5, iterations=1, warmup_rounds=1
-    )
-    assert result == workload.text
+    floor(benchmark, name, long_string("qwen3", size), chunk_size)

@@ -11,35 +11,25 @@ from __future__ import annotations
 
 import pytest
 
-from .test_bench_reference import _concatenate, _noop_stream
-from .workloads import LONG_SIZES
-from .xml_dsml_workloads import OUTPUTS, long_string
+from toolconform.harness.bench.workloads import QUICK_LADDER, markup_string
+
+from .test_bench_reference import floor, run
+
+#: The XML-like format and the DSML one whose long values are timed.
+DIALECTS = ("qwen3_coder", "deepseek_v32")
 
 
-@pytest.mark.parametrize("size", LONG_SIZES)
-@pytest.mark.parametrize("dialect", list(OUTPUTS))
+@pytest.mark.parametrize("size", QUICK_LADDER)
+@pytest.mark.parametrize("dialect", DIALECTS)
 def test_long_string_argument(benchmark, dialect: str, size: int) -> None:
-    workload = long_string(dialect, size)
-    workload.verify()
     benchmark.group = f"{dialect} long string, 4 chars/chunk"
-    benchmark.extra_info.update(
-        dialect=dialect, chars=len(workload.text), chunks=len(workload.chunks), size=size
-    )
-    benchmark.pedantic(workload.stream_only, rounds=5, iterations=1, warmup_rounds=1)
+    run(benchmark, markup_string(dialect, size), 4, size)
 
 
-@pytest.mark.parametrize("floor", ["concat", "noop-parser"])
-@pytest.mark.parametrize("size", LONG_SIZES)
-@pytest.mark.parametrize("dialect", list(OUTPUTS))
-def test_floor(benchmark, floor: str, dialect: str, size: int) -> None:
+@pytest.mark.parametrize("name", ["concat", "noop-parser"])
+@pytest.mark.parametrize("size", QUICK_LADDER)
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_floor(benchmark, name: str, dialect: str, size: int) -> None:
     """The same chunks through the floors of the hermes benchmark, for the × columns."""
-    workload = long_string(dialect, size)
     benchmark.group = f"{dialect} long string, 4 chars/chunk"
-    benchmark.extra_info.update(
-        dialect=floor, chars=len(workload.text), chunks=len(workload.chunks)
-    )
-    function = _concatenate if floor == "concat" else _noop_stream
-    result = benchmark.pedantic(
-        function, args=(workload.chunks,), rounds=5, iterations=1, warmup_rounds=1
-    )
-    assert result == workload.text
+    floor(benchmark, name, markup_string(dialect, size), 4)

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..reference.types import ParsedResponse
 from .json_values import NotJson
 
 CONTENT = "content"
@@ -213,6 +214,16 @@ class FinalResult:
     content: str = ""
     reasoning: str | None = None
     calls: list[Call] = field(default_factory=list)
+
+    @classmethod
+    def from_parsed(cls, parsed: ParsedResponse) -> FinalResult:
+        """The reference parser's coalesced result in the harness's words: the oracle of a
+        generated case and of a benchmark workload, compared with what an adapter streamed."""
+        return cls(
+            parsed.content,
+            parsed.reasoning_content,
+            [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

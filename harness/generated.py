@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 
 from ..reference import Request, get_dialect
 from .cases import Case, Expectation
-from .events import Call, FinalResult
+from .events import FinalResult
 
 
 def request_body(request: Request) -> dict[str, Any]:
@@ -64,11 +64,7 @@ def generated_cases(dialect: str, count: int) -> list[Case]:
 
 def _case(dialect: str, trip) -> Case:
     parsed = get_dialect(dialect).new_parser(trip.request).parse_complete(trip.text)
-    result = FinalResult(
-        parsed.content,
-        parsed.reasoning_content,
-        [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
-    )
+    result = FinalResult.from_parsed(parsed)
     body = request_body(trip.request)
     digest = hashlib.sha256(
         json.dumps([trip.text, body], sort_keys=True, ensure_ascii=False).encode()

@@ -49,6 +49,28 @@ from .types import DeltaToolCall, Request
 
 DSML = "｜DSML｜"
 
+
+def marker_inner_tags(marker: str, token: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The inner tags of DSML markup spelled with ``marker``, with their chunk-end prefixes,
+    for a dialect cut with the tag-aligned model (no tokenizer of its own says otherwise).
+
+    The prefixes assume V4's split of a tag: ``<`` · ``token`` · the name · `` name`` · ``="``,
+    where ``token`` is the part of the marker that is one token (the whole marker by default;
+    ``｜DSML｜`` of V4.1's ``｜DSML｜ ``). A head alone is a tag too: it ends a value whose
+    close tag is missing. ``marker_inner_tags("｜GCML｜")["</｜GCML｜invoke>"]`` →
+    ``("</｜GCML｜invoke", "</｜GCML｜", "</")``.
+    """
+    m, head = marker, marker if token is None else token
+    return {
+        f"<{m}invoke name=": (f"<{m}invoke name", f"<{m}invoke", f"<{head}", "<"),
+        f"</{m}invoke>": (f"</{m}invoke", f"</{head}", "</"),
+        f"<{m}parameter name=": (f"<{m}parameter name", f"<{m}parameter", f"<{head}", "<"),
+        f"</{m}parameter>": (f"</{m}parameter", f"</{head}", "</"),
+        f"<{m}invoke": (f"<{head}", "<"),
+        f"<{m}parameter": (f"<{head}", "<"),
+    }
+
+
 _ATTRIBUTE = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
 
 # Phases.
@@ -64,7 +86,8 @@ class DsmlToolParser(ToolParser):
     Every inner tag is ``<`` + ``marker`` + its name: ``<｜DSML｜invoke``, and for the
     dialects that spell the markup alike with another marker, ``<｜DSML｜ invoke``
     (DeepSeek-V4.1) or ``<｜GCML｜invoke`` (GigaChat 3.5). Such a dialect declares its
-    marker and its ``inner_tags`` (their chunk-end prefixes differ).
+    marker and its ``inner_tags``, built from the marker by ``marker_inner_tags`` (their
+    chunk-end prefixes differ from V3.2's and V4's, whose tokenizer splits ``invoke``).
     """
 
     #: What stands between ``<`` (or ``</``) and every inner tag's name.

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from toolconform.harness.adapters import load_adapter
-from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.cases import Case
+from toolconform.harness.chunkings import Chunking
+from toolconform.harness.events import Call, FinalResult
+from toolconform.harness.execution import CaseExecutor, feed_chunking
 from toolconform.harness.generated import generated_cases
+from toolconform.reference import Request, get_dialect
+from toolconform.strategies.chunking import fixed_size, tag_aligned_boundaries
 
 from . import planted_bugs
 
@@ -45,3 +50,18 @@ def test_the_reference_passes_its_generated_cases_and_a_planted_bug_does_not() -
 def test_a_dialect_without_a_renderer_has_no_generated_cases() -> None:
     assert planted_bugs.MultiTokenThink  # registers the unlisted test dialect
     assert generated_cases("test_multitoken_think", 3) == []
+
+
+def test_the_oracle_is_the_complete_parse_as_a_stream_coalesces_it() -> None:
+    """``FinalResult.from_parsed`` speaks the harness's words for the reference's parse: a
+    stream of the same text through the reference adapter coalesces to the same result."""
+    text = '<think>r</think>a<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>'
+    case = Case("t", "qwen3", "valid", "must", "", text, {})
+    oracle = FinalResult.from_parsed(
+        get_dialect("qwen3").new_parser(Request()).parse_complete(text)
+    )
+    assert oracle == FinalResult("a", "r", [Call(0, "f", '{"x": 1}', oracle.calls[0].id)])
+    tags = get_dialect("qwen3").protocol_tags()
+    chunks = tuple(fixed_size(text, 3, tag_aligned_boundaries(text, tags)))
+    streamed = feed_chunking(load_adapter("reference"), case, Chunking("chars:3", chunks))
+    assert len(chunks) > 10 and streamed.result == oracle

@@ -7,14 +7,13 @@ arrives, a number when it ends); the scaling test bounds the work of a long stri
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
+from toolconform.harness.bench.workloads import long_string, many_short_strings
 from toolconform.reference import Request, get_dialect
-from toolconform.strategies.chunking import fixed_size, tag_aligned_boundaries
 
 from .support import Expected, check
+from .test_reference_scaling import cpu_ratio, verified
 
 WRAPS = {
     "pythonic": ("", ""),
@@ -144,33 +143,24 @@ def test_an_escape_cut_by_a_chunk_is_held_until_it_is_whole() -> None:
     assert _pieces("pythonic", ["[f(a='x\\", "u00", "e9y')]"]) == ['f|{"a": "x', "", 'éy"}']
 
 
-SMALL, LARGE = 8_000, 64_000  # characters of the value; linear ratio 8, quadratic 64
+#: A workload at two sizes, 8× apart: linear ratio 8, quadratic 64.
+LADDERS = {
+    "long-string": (long_string, 8_000, 64_000),  # characters of the value
+    "short-strings": (many_short_strings, 2_048, 16_384),  # strings in one list
+}
 BOUND = 20
 
 
-def _stream_time(dialect: str, chunks: list[str]) -> float:
-    parser = get_dialect(dialect).new_parser(NO_THINKING)
-    start = time.process_time()
-    for position, chunk in enumerate(chunks):
-        parser.stream_chunk(chunk, final=position == len(chunks) - 1)
-    return time.process_time() - start
-
-
+@pytest.mark.parametrize("shape", list(LADDERS))
 @pytest.mark.parametrize("dialect", [*WRAPS, "olmo3"])
-def test_a_long_string_argument_streams_in_linear_time(dialect: str) -> None:
-    """Best of five interleaved runs in CPU time, against a generous bound (shared machines)."""
-    tags = get_dialect(dialect).protocol_tags()
-    workloads = []
-    for size in (SMALL, LARGE):
-        value = ("ab\\'c(){}[], 中 <" * (size // 16 + 1))[:size]
-        text = wrapped(dialect, f"f(s='{value}', n=1)")
-        workloads.append(fixed_size(text, 4, tag_aligned_boundaries(text, tags)))
-    best = [float("inf"), float("inf")]
-    for _ in range(5):
-        for k, chunks in enumerate(workloads):
-            best[k] = min(best[k], _stream_time(dialect, chunks))
-    small, large = best
-    assert large / small < BOUND, f"{dialect}: {large:.4f}s / {small:.4f}s"
+def test_a_long_argument_streams_in_linear_time(dialect: str, shape: str) -> None:
+    """A long string, or many short escape-heavy strings (quotes, brackets and braces inside
+    the literals), in 4-character chunks: best of five interleaved runs in CPU time, against
+    a generous bound (shared machines)."""
+    workload, small_size, large_size = LADDERS[shape]
+    small, large = verified(workload(dialect, small_size)), verified(workload(dialect, large_size))
+    ratio = cpu_ratio(small, large)
+    assert ratio < BOUND, f"{dialect} {shape}: time(8×)/time(1×) = {ratio:.1f}"
 
 
 def test_a_list_closed_before_its_call_ends_there() -> None:

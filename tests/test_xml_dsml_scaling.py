@@ -8,26 +8,30 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.workloads import Workload, chunked
-from benchmarks.xml_dsml_workloads import OUTPUTS, held_long_string, long_string
-from toolconform.reference import Request, get_dialect
+from toolconform.harness.adapters import load_in_process
+from toolconform.harness.bench.measure import reference_result, verify
+from toolconform.harness.bench.workloads import Workload, held_string, markup_string
+from toolconform.harness.chunkings import Chunking
 
-from .test_reference_scaling import cpu_ratio
+from .test_reference_scaling import cpu_ratio, verified, written_file
+
+#: The XML-like format and the DSML one whose long values are timed.
+DIALECTS = ("qwen3_coder", "deepseek_v32")
 
 
-@pytest.mark.parametrize("dialect", list(OUTPUTS))
+@pytest.mark.parametrize("dialect", DIALECTS)
 def test_streamed_long_string_is_linear(dialect: str) -> None:
-    small, large = long_string(dialect, 8_000), long_string(dialect, 64_000)
-    small.verify()
-    large.verify()
+    small, large = verified(markup_string(dialect, 8_000)), verified(markup_string(dialect, 64_000))
+    assert written_file(large).count("<") == len(range(44, 64_000, 89))
     ratio = cpu_ratio(small, large)
     assert ratio < 24, f"time(64k)/time(8k) = {ratio:.1f}: super-linear"
 
 
 def test_held_long_value_is_linear() -> None:
-    small, large = held_long_string(8_000), held_long_string(64_000)
-    small.verify()
-    large.verify()
+    small = verified(held_string("qwen3_coder", 8_000))
+    large = verified(held_string("qwen3_coder", 64_000))
+    # Held whole, then decoded: the value is the text, not its JSON spelling.
+    assert len(written_file(large)) == 64_000
     ratio = cpu_ratio(small, large)
     assert ratio < 24, f"time(64k)/time(8k) = {ratio:.1f}: super-linear"
 
@@ -62,10 +66,7 @@ UNENDED = {
 
 def unended(dialect: str, head: str, unit: str, size: int) -> Workload:
     text = head + unit * (size // len(unit))
-    workload = Workload(dialect, text, chunked(dialect, text, 4), None)
-    complete = get_dialect(dialect).new_parser(Request(thinking=False)).parse_complete(text)
-    assert workload.stream() == complete
-    return workload
+    return verified(Workload(dialect, "unended", size, text, {"thinking": False}))
 
 
 @pytest.mark.parametrize("name", list(UNENDED))
@@ -98,12 +99,14 @@ SPLIT_HEADERS = {
 @pytest.mark.parametrize("dialect", list(SPLIT_HEADERS))
 def test_a_held_stretch_resumes_where_it_stopped(dialect: str) -> None:
     text = SPLIT_HEADERS[dialect]
-    whole = get_dialect(dialect).new_parser(Request(thinking=False)).parse_complete(text)
+    workload = Workload(dialect, "split-headers", len(text), text, {"thinking": False})
+    whole = reference_result(workload)
     function = "get_weather" if dialect == "glm47" else "get weather"
-    assert [(c.name, c.arguments) for c in whole.tool_calls] == [(function, '{"the city": "Oslo"}')]
+    assert [(c.name, c.arguments) for c in whole.calls] == [(function, '{"the city": "Oslo"}')]
+    reference = load_in_process("reference")
     # Every cut inside the two names (a cut inside a tag is a cut no tokenizer makes).
     for name in (function, "the city"):
         start = text.index(name)
         for cut in range(start, start + len(name) + 1):
-            chunks = (text[:cut], text[cut:])
-            assert Workload(dialect, text, chunks, None).stream() == whole, cut
+            chunking = Chunking("two-way", (text[:cut], text[cut:]))
+            assert verify(reference, workload, chunking, whole) is None, cut

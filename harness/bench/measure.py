@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from ...reference import Request, get_dialect
 from ..adapters import Adapter
 from ..cases import Case, Expectation, differences
 from ..chunkings import Chunking
-from ..events import Call, FinalResult
+from ..events import FinalResult
 from ..execution import feed_chunking
 from .workloads import Workload
 
@@ -72,16 +73,23 @@ class Measurement:
 
 def reference_result(workload: Workload) -> FinalResult:
     """What the workload must parse to: the reference parser's complete parse."""
-    parsed = (
-        get_dialect(workload.dialect)
-        .new_parser(Request.from_openai(workload.request))
-        .parse_complete(workload.text)
-    )
-    return FinalResult(
-        parsed.content,
-        parsed.reasoning_content,
-        [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
-    )
+    parser = get_dialect(workload.dialect).new_parser(Request.from_openai(workload.request))
+    return FinalResult.from_parsed(parser.parse_complete(workload.text))
+
+
+def stream_reference(workload: Workload, chunks: Sequence[str]) -> int:
+    """The reference core alone streaming ``chunks``, as a server forwards deltas: what the
+    core's benchmarks and the scaling tests time, with no adapter between.
+
+    The deltas are counted and dropped rather than kept: a server serializes each one and
+    lets it go, and keeping hundreds of thousands alive would time the garbage collector.
+    """
+    parser = get_dialect(workload.dialect).new_parser(Request.from_openai(workload.request))
+    stream_chunk = parser.stream_chunk
+    count = 0
+    for chunk in chunks[:-1]:
+        count += len(stream_chunk(chunk))
+    return count + len(stream_chunk(chunks[-1], final=True))
 
 
 def _as_case(workload: Workload) -> Case:

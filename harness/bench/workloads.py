@@ -6,11 +6,20 @@ benchmark section and what stresses a streaming parser: one long string argument
 ladder for the scaling fit), many short strings, nested objects, reasoning with content,
 several calls. Chunkings: fixed character sizes with protocol tags kept whole, one real
 token per chunk, and groups of k tokens.
+
+More shapes are not in the ``bench`` command's list; the scaling tests and the core's
+benchmarks (``benchmarks/``) time them: a long string with markup-like text in it, a long
+string that the XML-like formats hold whole until its close tag, a long file of code with
+fenced DSML examples in it, and prose full of tags that are not tool calls (the last two
+stress ds2api's drift-tolerant sieve, seed 003).
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +81,40 @@ _STRING_TOOL = {
 }
 
 
+#: A fenced example of a DSML call: its ``]]></|DSML|parameter>`` looks like the end of the
+#: CDATA section it stands in.
+_FENCED_EXAMPLE = (
+    '```xml\n<|DSML|tool_calls><|DSML|invoke name="demo"><|DSML|parameter name="v">'
+    "<![CDATA[x]]></|DSML|parameter></|DSML|invoke></|DSML|tool_calls>\n```\n"
+)
+#: Prose that looks like tags: near-miss names, comparisons, HTML, inline code, drift,
+#: confusable letters, a stray close tag, a lone parameter.
+_NEAR_MISSES = (
+    "Use <tool_calls_extra> for batches. ",
+    "The <invoker> pattern is different. ",
+    "Neither is <ToolCallsExtra>. ",
+    "A bare <tool-calls> stays text. ",
+    "Math: a < b and c > d. ",
+    "HTML <b>bold</b> and <br/> too. ",
+    "Inline `<tool_calls>` is code. ",
+    "<|DSML tool_calls_extra> drifts. ",
+    "Confusable <invοker> is no tag. ",
+    "A stray </tool_calls> closes nothing. ",
+    'A lone <parameter name="x"> is prose.\n',
+)
+
+
+def _fill(pieces: Iterator[str], size: int) -> str:
+    """Exactly ``size`` characters of ``pieces`` joined."""
+    out: list[str] = []
+    length = 0
+    while length < size:
+        piece = next(pieces)
+        out.append(piece)
+        length += len(piece)
+    return "".join(out)[:size]
+
+
 def prose(size: int, seed: int) -> str:
     """About ``size`` characters of deterministic multilingual prose, with escapes to carry."""
     rng = random.Random(seed)
@@ -128,6 +171,51 @@ def long_string(dialect: str, size: int) -> Workload:
         call = Call("write_file", {"path": "notes.txt", "content": text})
         response = Response(content="Saving it. ", calls=(call,))
     return _workload(dialect, "long-string", size, response, [_STRING_TOOL])
+
+
+def markup_string(dialect: str, size: int) -> Workload:
+    """``long_string`` with a ``<`` every 89 characters: the value scan of the XML-like and
+    DSML formats meets text that may begin a tag, and must stream it on."""
+    chars = list(prose(size, seed=size))
+    for position in range(44, size, 89):
+        chars[position] = "<"
+    call = Call("write_file", {"path": "notes.txt", "content": "".join(chars)})
+    response = Response(content="Saving it. ", calls=(call,))
+    return _workload(dialect, "markup-string", size, response, [_STRING_TOOL])
+
+
+def held_string(dialect: str, size: int) -> Workload:
+    """One call whose string argument is ``size`` characters written as a JSON string.
+
+    A value whose first character is a quote is JSON to the XML-like formats: the parser
+    holds it whole until its close tag, then decodes it (``typed_values``), so the long
+    held stretch must be scanned once. Elsewhere it is a string with escapes in it.
+    """
+    call = Call("write_file", {"path": "notes.txt", "content": json.dumps(prose(size, seed=size))})
+    response = Response(content="Saving it. ", calls=(call,))
+    return _workload(dialect, "held-string", size, response, [_STRING_TOOL])
+
+
+def fenced_code(size: int) -> str:
+    """``size`` characters of a file: code lines, and every 40th a fenced DSML example."""
+    lines = (f'line {n}: if a < b && c > d then print("<tool_calls>")\n' for n in itertools.count())
+    pieces = (_FENCED_EXAMPLE if n % 40 == 39 else next(lines) for n in itertools.count())
+    return _fill(pieces, size).replace("]]>\n", "]]>x\n")
+
+
+def fenced_examples(dialect: str, size: int) -> Workload:
+    """One call writing ``fenced_code(size)``: in ds2api's CDATA, the fenced examples'
+    closers must not end the section (seed 003), and must not be searched again."""
+    call = Call("write_file", {"path": "notes.md", "content": fenced_code(size)})
+    response = Response(content="Writing it.\n", calls=(call,), content_tail="\nDone.")
+    return _workload(dialect, "fenced-examples", size, response, [_STRING_TOOL])
+
+
+def near_miss_prose(dialect: str, size: int) -> Workload:
+    """``size`` characters of content full of tags that are not tool calls: each must be
+    released as text once ruled out, not held and searched again."""
+    text = _fill(itertools.cycle(_NEAR_MISSES), size)
+    return _workload(dialect, "near-miss-prose", size, Response(content=text), [_STRING_TOOL])
 
 
 def many_short_strings(dialect: str, count: int) -> Workload:
@@ -199,12 +287,17 @@ def workloads(dialect: str, *, full: bool) -> list[Workload]:
     return found
 
 
+def chars(workload: Workload, size: int) -> Chunking:
+    """About ``size`` characters per chunk, no protocol tag cut but where a tokenizer may."""
+    text = workload.text
+    boundaries = tag_aligned_boundaries(text, get_dialect(workload.dialect).protocol_tags())
+    return Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries)))
+
+
 def chunkings(workload: Workload, *, sizes: tuple[int, ...] = CHUNK_SIZES) -> list[Chunking]:
     """Fixed character sizes with tags whole, one real token per chunk, k-token groups."""
     text = workload.text
-    tags = get_dialect(workload.dialect).protocol_tags()
-    boundaries = tag_aligned_boundaries(text, tags)
-    out = [Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries))) for size in sizes]
+    out = [chars(workload, size) for size in sizes]
     source = boundary_sources(workload.dialect)[0]
     if source.tokenizer is not None:
         pieces: list[Piece] = source.split(text)

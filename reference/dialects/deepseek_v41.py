@@ -27,7 +27,7 @@ prefixes assume V4's split: ``<`` · ``｜DSML｜`` · `` invoke`` · `` name`` 
 
 from __future__ import annotations
 
-from ..dsml_tool_parser import DSML, DsmlToolParser
+from ..dsml_tool_parser import DSML, DsmlToolParser, marker_inner_tags
 from ..reasoning import ThinkingFlagReasoningParser
 from ..registry import Dialect, register
 
@@ -40,25 +40,7 @@ class DeepSeekV41ToolParser(DsmlToolParser):
     close_tag = f"</{MARKER}calls>"
     open_prefixes = (f"\n\n<{MARKER}calls", f"\n\n<{DSML}", "\n\n<", "\n\n")
     close_prefixes = (f"</{MARKER}calls", f"</{DSML}", "</")
-    inner_tags = {  # noqa: RUF012  (read-only declaration)
-        f"<{MARKER}invoke name=": (
-            f"<{MARKER}invoke name",
-            f"<{MARKER}invoke",
-            f"<{DSML}",
-            "<",
-        ),
-        f"</{MARKER}invoke>": (f"</{MARKER}invoke", f"</{DSML}", "</"),
-        f"<{MARKER}parameter name=": (
-            f"<{MARKER}parameter name",
-            f"<{MARKER}parameter",
-            f"<{DSML}",
-            "<",
-        ),
-        f"</{MARKER}parameter>": (f"</{MARKER}parameter", f"</{DSML}", "</"),
-        # The heads alone end a value whose close tag is missing (as for V4).
-        f"<{MARKER}invoke": (f"<{DSML}", "<"),
-        f"<{MARKER}parameter": (f"<{DSML}", "<"),
-    }
+    inner_tags = marker_inner_tags(MARKER, token=DSML)
 
 
 register(

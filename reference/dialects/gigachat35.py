@@ -23,7 +23,7 @@ with prefixes shaped like DeepSeek-V4's (``｜GCML｜`` one token).
 
 from __future__ import annotations
 
-from ..dsml_tool_parser import DsmlToolParser
+from ..dsml_tool_parser import DsmlToolParser, marker_inner_tags
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
 
@@ -36,19 +36,7 @@ class GigaChat35ToolParser(DsmlToolParser):
     close_tag = f"</{GCML}tool_calls>"
     open_prefixes = (f"<{GCML}tool_calls", f"<{GCML}tool", f"<{GCML}", "<")
     close_prefixes = (f"</{GCML}tool_calls", f"</{GCML}tool", f"</{GCML}", "</")
-    inner_tags = {  # noqa: RUF012  (read-only declaration)
-        f"<{GCML}invoke name=": (f"<{GCML}invoke name", f"<{GCML}invoke", f"<{GCML}", "<"),
-        f"</{GCML}invoke>": (f"</{GCML}invoke", f"</{GCML}", "</"),
-        f"<{GCML}parameter name=": (
-            f"<{GCML}parameter name",
-            f"<{GCML}parameter",
-            f"<{GCML}",
-            "<",
-        ),
-        f"</{GCML}parameter>": (f"</{GCML}parameter", f"</{GCML}", "</"),
-        f"<{GCML}invoke": (f"<{GCML}", "<"),
-        f"<{GCML}parameter": (f"<{GCML}", "<"),
-    }
+    inner_tags = marker_inner_tags(GCML)
 
 
 register(

@@ -20,8 +20,9 @@ Adding a renderer for a new dialect is one module in this package, found by itse
 module here is imported on first use; no list to keep): create
 ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets ``dialect`` (the
 registered dialect name), ``grammar``, ``supports`` (what its responses may contain) and
-implements ``render`` (and ``block`` when it supports calls), and call
-``register(MyRenderer())`` at the bottom.
+implements ``block`` when it supports calls, and ``render`` where the layout is not the
+content, the calls' block and the text after it (``content_text``), preceded, where the
+format reasons, by ``reasoning_text``; then call ``register(MyRenderer())`` at the bottom.
 
 The round-trip tests then cover the dialect with every tokenizer family it declares.
 """
@@ -63,10 +64,38 @@ class Renderer:
     #: Alternative layouts of the format that the parser reads alike (Mistral's array and
     #: ``NAME[ARGS]`` forms); the first is the default. Empty: one layout.
     variants: ClassVar[tuple[str, ...]] = ()
+    #: What the model writes to open reasoning ("": the chat template already did) and to
+    #: close it, in ``reasoning_text``.
+    reasoning_open: ClassVar[str] = ""
+    reasoning_close: ClassVar[str] = "</think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        """The model output text for ``response``, in ``variant`` (default: the first)."""
-        raise NotImplementedError
+        """The model output text for ``response``, in ``variant`` (default: the first).
+
+        By default ``content_text``, the layout of a format without reasoning; most formats
+        with reasoning write ``reasoning_text`` before it. Only a layout unlike these is
+        written by its own renderer.
+        """
+        return self.content_text(response, variant)
+
+    def reasoning_text(self, response: Response) -> str:
+        """The reasoning channel as the model writes it: ``reasoning_open``, the reasoning,
+        the block of the calls in it, the reasoning after them, ``reasoning_close`` ("" for a
+        response without reasoning, as every response of a format without it is)."""
+        if response.reasoning is None:
+            return ""
+        return (
+            self.reasoning_open
+            + response.reasoning
+            + self.block(response.reasoning_calls)
+            + response.reasoning_tail
+            + self.reasoning_close
+        )
+
+    def content_text(self, response: Response, variant: str | None = None) -> str:
+        """The answer after the reasoning: the content, the block of its calls, the text
+        after them."""
+        return response.content + self.block(response.calls, variant) + response.content_tail
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """The protocol text of ``calls`` alone, in ``variant`` ("" for none): what ``render``

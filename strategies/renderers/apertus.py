@@ -27,7 +27,7 @@ class ApertusRenderer(Renderer):
         text = ""
         if response.reasoning is not None:
             text = "<|inner_prefix|>" + response.reasoning + "<|inner_suffix|>"
-        return text + response.content + self.block(response.calls) + response.content_tail
+        return text + self.content_text(response, variant)
 
 
 register(ApertusRenderer())

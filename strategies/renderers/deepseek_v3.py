@@ -71,9 +71,6 @@ class DeepSeekV3Renderer(Renderer):
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return _v3_section(calls)
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
-
 
 class DeepSeekV31Renderer(Renderer):
     dialect = "deepseek_v31"
@@ -86,15 +83,7 @@ class DeepSeekV31Renderer(Renderer):
         return _v31_section(calls)
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + "</think>"
-            )
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""

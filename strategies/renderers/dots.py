@@ -22,18 +22,10 @@ class DotsRenderer(MiniMaxM2Renderer):
     dialect = "dots"
     open_tag = "<dots_function_call>"
     close_tag = "</dots_function_call>"
+    reasoning_open = "<think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                "<think>"
-                + response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + "</think>"
-            )
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """Any request: reasoning is where the model opens it."""

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.parsers import expat
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 
 DSML_WRAPPER = "dsml"
@@ -87,9 +87,6 @@ class Ds2apiRenderer(Renderer):
         opening, closing = _TAG_STARTS[variant or DSML_WRAPPER]
         invokes = "".join(_invoke(call, opening, closing) for call in calls)
         return f"{opening}tool_calls>\n{invokes}{closing}tool_calls>"
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls, variant) + response.content_tail
 
     def fit_text(self, text: str) -> str:
         text = text.translate(_PROSE_HAZARDS)

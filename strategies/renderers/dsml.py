@@ -53,15 +53,7 @@ class DeepSeekV4Renderer(Renderer):
     block_lead: ClassVar[str] = "\n\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + "</think>"
-            )
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""

@@ -58,9 +58,6 @@ class GemmaRenderer(Renderer):
             for call in calls
         )
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
-
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         arguments = dict(call.arguments)
         if holds(arguments, self.delimiter) or holds(arguments, self.close_tag):

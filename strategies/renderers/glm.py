@@ -38,8 +38,6 @@ class Glm47Renderer(Renderer):
     dialect = "glm47"
     grammar = "xml"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
-    #: What the model writes to open reasoning ("": the template already did).
-    reasoning_open: ClassVar[str] = ""
     #: The layout between the tags of a call, and between consecutive blocks.
     line_break: ClassVar[str] = ""
     #: The layout after the function name.
@@ -47,10 +45,9 @@ class Glm47Renderer(Renderer):
     #: The block's tags.
     open_tag: ClassVar[str] = "<tool_call>"
     close_tag: ClassVar[str] = "</tool_call>"
-    #: The pair tags (K2 Horizon spells them ``<ifm|arg_key>`` …) and the reasoning close tag.
+    #: The pair tags (K2 Horizon spells them ``<ifm|arg_key>`` …).
     arg_key_tags: ClassVar[tuple[str, str]] = ("<arg_key>", "</arg_key>")
     arg_value_tags: ClassVar[tuple[str, str]] = ("<arg_value>", "</arg_value>")
-    reasoning_close: ClassVar[str] = "</think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = ""
@@ -58,7 +55,7 @@ class Glm47Renderer(Renderer):
             reasoning = self.reasoning_open + response.reasoning
             # A tool call ends reasoning by itself; otherwise the model closes it.
             reasoning += self.block(response.reasoning_calls) or self.reasoning_close
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return reasoning + self.content_text(response, variant)
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """One block per call."""

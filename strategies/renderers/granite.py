@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import blocks, envelope, envelope_array
 
@@ -24,9 +24,6 @@ class Granite4Renderer(Renderer):
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
-
 
 class GraniteRenderer(Renderer):
     dialect = "granite"
@@ -36,9 +33,6 @@ class GraniteRenderer(Renderer):
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return "<|tool_call|>" + envelope_array(calls) if calls else ""
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
-
 
 class Granite20bFCRenderer(Renderer):
     dialect = "granite_20b_fc"
@@ -47,9 +41,6 @@ class Granite20bFCRenderer(Renderer):
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return " ".join("<function_call> " + envelope(call, "arguments") for call in calls)
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Granite4Renderer())

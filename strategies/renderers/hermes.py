@@ -26,14 +26,10 @@ from .json_blocks import blocks
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
     grammar = "json"
-    grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return blocks(calls, "<tool_call>\n", "\n</tool_call>", "arguments")
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
 
 class Qwen3Renderer(Qwen25Renderer):
@@ -41,18 +37,10 @@ class Qwen3Renderer(Qwen25Renderer):
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
+    reasoning_open = "<think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                "<think>"
-                + response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + "</think>"
-            )
-        return reasoning + super().render(response)
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
 
 class TrinityRenderer(Qwen3Renderer):
@@ -71,9 +59,6 @@ class HermesRenderer(Renderer):
             + "\n</tool_call>"
             for call in calls
         )
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Qwen25Renderer())

@@ -27,7 +27,7 @@ class HunyuanA13BRenderer(Renderer):
         text = ""
         if response.reasoning is not None:
             text = "<think>" + response.reasoning + "</think>\n"
-        answer = response.content + self.block(response.calls) + response.content_tail
+        answer = self.content_text(response, variant)
         return text + "<answer>\n" + answer + "\n</answer>"
 
     def carries(self, response: Response) -> bool:

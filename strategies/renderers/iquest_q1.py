@@ -31,15 +31,7 @@ class IQuestQ1Renderer(Glm47Renderer):
     close_tag = "</iquest_tool_call>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + "</think>"
-            )
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
 
 register(IQuestQ1Renderer())

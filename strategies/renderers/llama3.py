@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import blocks
 
@@ -20,9 +20,6 @@ class Llama3JsonRenderer(Renderer):
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return blocks(calls, "<|python_tag|>", "", "parameters")
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Llama3JsonRenderer())

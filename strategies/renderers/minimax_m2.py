@@ -53,7 +53,7 @@ class MiniMaxM2Renderer(Renderer):
             + response.reasoning_tail
             + "</think>"
         )
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return reasoning + self.content_text(response, variant)
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """All the calls in one block ("" for none)."""

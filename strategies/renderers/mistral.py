@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 
 ARRAY = "array"
@@ -62,9 +62,6 @@ class MistralRenderer(Renderer):
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return blocks(calls, variant or ARRAY)
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls, variant) + response.content_tail
 
 
 register(MistralRenderer())

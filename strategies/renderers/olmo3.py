@@ -31,7 +31,7 @@ class Olmo3Renderer(Renderer):
 
     def render(self, response: Response, variant: str | None = None) -> str:
         reasoning = "" if response.reasoning is None else response.reasoning + "</think>"
-        return reasoning + response.content + self.block(response.calls) + response.content_tail
+        return reasoning + self.content_text(response, variant)
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         return None if holds(dict(call.arguments), _CLOSE) else call

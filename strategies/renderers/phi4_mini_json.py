@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .json_blocks import envelope_array
 
@@ -16,9 +16,6 @@ class Phi4MiniJsonRenderer(Renderer):
 
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         return "functools" + envelope_array(calls) if calls else ""
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
 
 register(Phi4MiniJsonRenderer())

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..responses import Call, Response
+from ..responses import Call
 from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, Renderer, register
 from .python_calls import call_literal, holds
 
@@ -30,9 +30,6 @@ class PythonicRenderer(Renderer):
             return ""
         listed = ", ".join(call_literal(call) for call in calls)
         return f"{self.open_tag}[{listed}]{self.close_tag}"
-
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
         if self.close_tag and holds(dict(call.arguments), self.close_tag):

@@ -53,9 +53,6 @@ class Qwen3CoderRenderer(Renderer):
     #: MiMo writes values inline).
     value_layout: ClassVar[str] = "\n"
 
-    def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
-
     def block(self, calls: Sequence[Call], variant: str | None = None) -> str:
         """One block per call, consecutive blocks separated by a newline."""
         return "\n".join(self._block(call) for call in calls)
@@ -85,21 +82,9 @@ class Qwen35Renderer(Qwen3CoderRenderer):
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
-    #: What the model writes to open reasoning ("": the template already did).
-    reasoning_open: ClassVar[str] = ""
-    reasoning_close: ClassVar[str] = "</think>"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        reasoning = ""
-        if response.reasoning is not None:
-            reasoning = (
-                self.reasoning_open
-                + response.reasoning
-                + self.block(response.reasoning_calls)
-                + response.reasoning_tail
-                + self.reasoning_close
-            )
-        return reasoning + super().render(response)
+        return self.reasoning_text(response) + self.content_text(response, variant)
 
 
 class Nemotron3Renderer(Qwen35Renderer):

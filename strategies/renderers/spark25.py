@@ -18,7 +18,8 @@ class Spark25Renderer(Glm47Renderer):
     name_break = "\n"
 
     def render(self, response: Response, variant: str | None = None) -> str:
-        return response.content + self.block(response.calls) + response.content_tail
+        """No reasoning channel: GLM's reasoning layout does not apply."""
+        return self.content_text(response, variant)
 
 
 register(Spark25Renderer())

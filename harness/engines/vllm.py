@@ -132,6 +132,9 @@ BINDINGS: dict[str, Binding] = {
     "step3": Binding("step3", "step3", "step-3"),
     # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
     "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3"),
+    # The dialects of issue 20 that follow. xLAM's parser reads text only: Llama 3.1's
+    # tokenizer is that of Llama-xLAM-2.
+    "xlam": Binding("xlam", None, "llama3.1"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"

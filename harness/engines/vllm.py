@@ -138,6 +138,9 @@ BINDINGS: dict[str, Binding] = {
     # MiniCPM5's parser reads text (it only turns skip_special_tokens off): Llama 3.1's
     # tokenizer stands in for MiniCPM's, which no wheel ships.
     "minicpm5": Binding("minicpm5", None, "llama3.1"),
+    # GigaChat 3's parser matches its headers as text: Llama 3.1's tokenizer stands in.
+    "gigachat3": Binding("gigachat3", None, "llama3.1"),
+    "gigachat31": Binding("gigachat3", None, "llama3.1"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"

@@ -141,6 +141,7 @@ BINDINGS: dict[str, Binding] = {
     # GigaChat 3's parser matches its headers as text: Llama 3.1's tokenizer stands in.
     "gigachat3": Binding("gigachat3", None, "llama3.1"),
     "gigachat31": Binding("gigachat3", None, "llama3.1"),
+    "plamo3": Binding("plamo3", "plamo3", "plamo-3"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -525,6 +526,7 @@ UNSERVED = {
             ("dots", "dots.llm"),
             ("k2_horizon", "K2 Horizon"),
             ("step3", "Step-3"),
+            ("plamo3", "PLaMo 3"),
         )
     },
 }

@@ -120,6 +120,7 @@ BINDINGS: dict[str, Binding] = {
     "minicpm5": Binding("minicpm5"),
     "gigachat3": Binding("gigachat3"),
     "gigachat31": Binding("gigachat3"),
+    "inkling": Binding("inkling", "inkling"),
 }
 
 

@@ -142,6 +142,7 @@ BINDINGS: dict[str, Binding] = {
     "gigachat3": Binding("gigachat3", None, "llama3.1"),
     "gigachat31": Binding("gigachat3", None, "llama3.1"),
     "plamo3": Binding("plamo3", "plamo3", "plamo-3"),
+    "inkling": Binding("inkling", "inkling", "inkling"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -527,6 +528,7 @@ UNSERVED = {
             ("k2_horizon", "K2 Horizon"),
             ("step3", "Step-3"),
             ("plamo3", "PLaMo 3"),
+            ("inkling", "Inkling"),
         )
     },
 }

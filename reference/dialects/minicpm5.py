@@ -21,9 +21,11 @@ and drop a call whose parameters the schema does not declare or whose required o
 missing, leaving its markup as content (``minicpm5/impl/undeclared-parameter``).
 
 No PyPI wheel ships the MiniCPM tokenizer: the tag-aligned model. vLLM's parser says the
-tool tags are special tokens of MiniCPM5 without saying which; the reference declares the
-cuts of plain-text tags (after ``<``, ``<function``, ``</`` …), which a parser that reads
-text must survive either way. vLLM 0.33 and SGLang 0.5.23 bind no reasoning parser to
+tool tags are special tokens of MiniCPM5 (it turns ``skip_special_tokens`` off for them):
+``<function``, ``</function>``, ``<param`` and ``</param>`` are taken as single tokens, so a
+chunk may end after ``<function`` or ``<param`` and after the `` name`` that follows, never
+inside one of them. The CDATA markup is text, cut after ``<``, ``<![`` or ``<![CDATA``
+and inside ``]]>``. vLLM 0.33 and SGLang 0.5.23 bind no reasoning parser to
 this format: the dialect has no reasoning channel.
 """
 
@@ -50,8 +52,8 @@ _UNKNOWN, _PLAIN, _INSIDE, _AFTER = range(4)
 class MiniCPM5ToolParser(MiniMaxM2ToolParser):
     open_tag = FUNCTION_OPEN
     close_tag = FUNCTION_CLOSE
-    open_prefixes = ("<function name", "<function", "<")
-    close_prefixes = ("</function", "</")
+    open_prefixes = ("<function name", "<function")
+    close_prefixes = ()
     invoke_open = FUNCTION_OPEN
     invoke_close = FUNCTION_CLOSE
     parameter_open = PARAM_OPEN
@@ -59,8 +61,8 @@ class MiniCPM5ToolParser(MiniMaxM2ToolParser):
     arg_value_end_tags = (FUNCTION_CLOSE,)
     payload_starts = ()  # the open tag ends in the name's attribute: nothing to decide
     inner_tags = {  # noqa: RUF012  (read-only declaration)
-        PARAM_OPEN: ("<param name", "<param", "<"),
-        PARAM_CLOSE: ("</param", "</"),
+        PARAM_OPEN: ("<param name", "<param"),
+        PARAM_CLOSE: (),
         CDATA_OPEN: ("<![CDATA", "<![", "<"),
         CDATA_CLOSE: ("]]", "]"),
     }

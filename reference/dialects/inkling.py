@@ -47,7 +47,14 @@ class InklingToolParser(JsonToolParser):
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
-        return {**super().protocol_tags(), CONTENT_TOOL_JSON: ()}
+        # The content-kind markers are special tokens on their own too: protocol wherever
+        # they stand, so free text never holds one.
+        return {
+            **super().protocol_tags(),
+            CONTENT_TOOL_JSON: (),
+            CONTENT_TEXT: (),
+            CONTENT_THINKING: (),
+        }
 
     def _payload_verdict(self, text: str, final: bool) -> int:
         return self._word_then_tag_verdict(text, "<{", (CONTENT_TOOL_JSON,))

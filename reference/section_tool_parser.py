@@ -10,9 +10,11 @@ to extend. A dialect declares its markers and, where its layout needs it, overri
 hooks: ``_read_header`` (name and call id from the header) and ``_arguments_start`` (what
 stands between the separator and the JSON value: V3's name line and code fence).
 
-In the supported vocabularies every marker is one token, so a chunk never ends inside one;
-the header is held whole (it is only useful whole) and searched from where the previous
-search stopped, and text between calls is dropped. A call without a separator, or whose
+In DeepSeek's and Kimi's vocabularies every marker is one token, so a chunk never ends inside
+one; a dialect whose markers are several tokens (PLaMo 3) declares their prefixes, and a
+tail that may begin one waits between calls. The header is held whole (it is only useful
+whole) and searched from where the previous search stopped, and text between calls is
+dropped. A call without a separator, or whose
 name is empty, never becomes a call; at the end of input an emitted call is finished with
 ``{}`` when it has no arguments, and partial arguments are kept as streamed.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .json_scanner import JsonValueScanner
-from .tags import find_first
+from .tags import find_first, longest_first, stable_prefix_end
 from .tool_parser import ToolParser
 from .types import DeltaToolCall, Request
 
@@ -68,6 +70,11 @@ class SectionToolParser(ToolParser):
             self._section_close,
         )
         self._after_markers = (self.call_close, self.call_open, self._section_close)
+        # The declared chunk-end prefixes of those markers (none where they are one token).
+        self._between_prefixes = longest_first(self.call_open_prefixes, self.close_prefixes)
+        self._after_prefixes = longest_first(
+            self.call_close_prefixes, self.call_open_prefixes, self.close_prefixes
+        )
         # A header search resumes this far before where it stopped, so that a marker cut by
         # a chunk boundary (never by a token-aligned one: they are single tokens) is found.
         self._overlap = max(map(len, self._header_markers)) - 1
@@ -109,7 +116,9 @@ class SectionToolParser(ToolParser):
             elif state == _BETWEEN:
                 position, marker = find_first(text, self._between_markers, i)
                 if marker is None:
-                    return n  # separators between calls
+                    # Separators between calls, but a tail that may begin a marker cut
+                    # into several tokens (PLaMo 3's) waits for the rest.
+                    return stable_prefix_end(text, self._between_prefixes, i)
                 if marker == self._section_close:
                     self._payload_closed = True
                     return position
@@ -144,7 +153,7 @@ class SectionToolParser(ToolParser):
             else:  # _AFTER: what follows the arguments until the call closes
                 position, marker = find_first(text, self._after_markers, i)
                 if marker is None:
-                    return n
+                    return stable_prefix_end(text, self._after_prefixes, i)
                 if marker == self._section_close:
                     self._payload_closed = True
                     return position

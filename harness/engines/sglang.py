@@ -116,6 +116,11 @@ BINDINGS: dict[str, Binding] = {
     "k2_horizon": Binding("k2_horizon", "k2_horizon"),
     "step3": Binding("step3", "step3"),
     "nemotron3": Binding("qwen3_coder", "nemotron_3"),
+    # The dialects of issue 20 that follow (SGLang has no xLAM detector).
+    "minicpm5": Binding("minicpm5"),
+    "gigachat3": Binding("gigachat3"),
+    "gigachat31": Binding("gigachat3"),
+    "inkling": Binding("inkling", "inkling"),
 }
 
 

@@ -132,6 +132,17 @@ BINDINGS: dict[str, Binding] = {
     "step3": Binding("step3", "step3", "step-3"),
     # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
     "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3"),
+    # The dialects of issue 20 that follow. xLAM's parser reads text only: Llama 3.1's
+    # tokenizer is that of Llama-xLAM-2.
+    "xlam": Binding("xlam", None, "llama3.1"),
+    # MiniCPM5's parser reads text (it only turns skip_special_tokens off): Llama 3.1's
+    # tokenizer stands in for MiniCPM's, which no wheel ships.
+    "minicpm5": Binding("minicpm5", None, "llama3.1"),
+    # GigaChat 3's parser matches its headers as text: Llama 3.1's tokenizer stands in.
+    "gigachat3": Binding("gigachat3", None, "llama3.1"),
+    "gigachat31": Binding("gigachat3", None, "llama3.1"),
+    "plamo3": Binding("plamo3", "plamo3", "plamo-3"),
+    "inkling": Binding("inkling", "inkling", "inkling"),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -523,6 +534,8 @@ UNSERVED = {
             ("dots", "dots.llm"),
             ("k2_horizon", "K2 Horizon"),
             ("step3", "Step-3"),
+            ("plamo3", "PLaMo 3"),
+            ("inkling", "Inkling"),
         )
     },
 }

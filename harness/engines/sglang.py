@@ -353,7 +353,59 @@ ALIASES: dict[str, str] = {
     "reasoning:qwen3-thinking": "minimax",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
-UNCOVERED: dict[str, str] = {}
+UNCOVERED: dict[str, str] = {
+    "tool:beam": "template-driven: parses by a checkpoint's own response_template metadata",
+    "reasoning:beam": "template-driven: reads a checkpoint's own response_template metadata",
+    "tool:response_template": (
+        "template-driven: parses by a checkpoint's own response_template metadata"
+    ),
+    "reasoning:response_template": (
+        "template-driven: reads a checkpoint's own response_template metadata"
+    ),
+    "tool:cohere_command4": "needs the cohere_melody package, which does not install here",
+    "reasoning:cohere_command4": "needs the cohere_melody package, which does not install here",
+    "tool:kimi_k3": (
+        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
+        "attribute, and a response wrapper surrounds the answer (needs its own header and"
+        " typing code)"
+    ),
+    "reasoning:kimi_k3": (
+        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
+        "attribute, and a response wrapper surrounds the answer (needs its own header and"
+        " typing code)"
+    ),
+    "tool:minimax-m3": (
+        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
+        " closes with a tag named after its key, with nested markup for arrays and "
+        "objects (needs a schema-driven XML driver)"
+    ),
+    "reasoning:minimax-m3": (
+        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
+        " closes with a tag named after its key, with nested markup for arrays and "
+        "objects (needs a schema-driven XML driver)"
+    ),
+    "tool:muse": (
+        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
+        "XML (needs its own response parser, as gpt_oss has)"
+    ),
+    "reasoning:muse": (
+        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
+        "XML (needs its own response parser, as gpt_oss has)"
+    ),
+    "reasoning:granite_thinking_parser": (
+        "not yet a dialect: Granite's reasoning spells its open and close in several ways"
+        " (Here is my thought process: …), and the response parser takes one open tag per"
+        " dialect"
+    ),
+    "reasoning:minimax-append-think": (
+        "not yet bound: the MiniMax reasoning parser variant that adds the <think> the "
+        "template opened (the minimax_m2 dialect models the open reasoning already)"
+    ),
+    "reasoning:mistral": (
+        "not yet a dialect: Magistral's [THINK] … [/THINK] reasoning (the mistral dialect"
+        " has no reasoning channel)"
+    ),
+}
 
 
 def registered_names() -> dict[str, list[str]]:

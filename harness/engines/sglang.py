@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from importlib import util
 from typing import Any
 
-from .base import Engine, EngineFactory, tool_call_dict
+from .base import NOT_CERTIFIED, Engine, EngineFactory, tool_call_dict
 
 ENGINE = Engine(
     name="SGLang",
@@ -354,57 +354,21 @@ ALIASES: dict[str, str] = {
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED: dict[str, str] = {
-    "tool:beam": "template-driven: parses by a checkpoint's own response_template metadata",
-    "reasoning:beam": "template-driven: reads a checkpoint's own response_template metadata",
-    "tool:response_template": (
-        "template-driven: parses by a checkpoint's own response_template metadata"
-    ),
-    "reasoning:response_template": (
-        "template-driven: reads a checkpoint's own response_template metadata"
-    ),
-    "tool:cohere_command4": "needs the cohere_melody package, which does not install here",
-    "reasoning:cohere_command4": "needs the cohere_melody package, which does not install here",
-    "tool:kimi_k3": (
-        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
-        "attribute, and a response wrapper surrounds the answer (needs its own header and"
-        " typing code)"
-    ),
-    "reasoning:kimi_k3": (
-        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
-        "attribute, and a response wrapper surrounds the answer (needs its own header and"
-        " typing code)"
-    ),
-    "tool:minimax-m3": (
-        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
-        " closes with a tag named after its key, with nested markup for arrays and "
-        "objects (needs a schema-driven XML driver)"
-    ),
-    "reasoning:minimax-m3": (
-        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
-        " closes with a tag named after its key, with nested markup for arrays and "
-        "objects (needs a schema-driven XML driver)"
-    ),
-    "tool:muse": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:muse": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:granite_thinking_parser": (
-        "not yet a dialect: Granite's reasoning spells its open and close in several ways"
-        " (Here is my thought process: …), and the response parser takes one open tag per"
-        " dialect"
-    ),
-    "reasoning:minimax-append-think": (
-        "not yet bound: the MiniMax reasoning parser variant that adds the <think> the "
-        "template opened (the minimax_m2 dialect models the open reasoning already)"
-    ),
-    "reasoning:mistral": (
-        "not yet a dialect: Magistral's [THINK] … [/THINK] reasoning (the mistral dialect"
-        " has no reasoning channel)"
-    ),
+    "tool:beam": NOT_CERTIFIED["template"],
+    "reasoning:beam": NOT_CERTIFIED["template"],
+    "tool:response_template": NOT_CERTIFIED["template"],
+    "reasoning:response_template": NOT_CERTIFIED["template"],
+    "tool:cohere_command4": NOT_CERTIFIED["cohere"],
+    "reasoning:cohere_command4": NOT_CERTIFIED["cohere"],
+    "tool:kimi_k3": NOT_CERTIFIED["kimi_k3"],
+    "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
+    "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
+    "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
+    "tool:muse": NOT_CERTIFIED["muse"],
+    "reasoning:muse": NOT_CERTIFIED["muse"],
+    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
+    "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],
+    "reasoning:mistral": NOT_CERTIFIED["magistral"],
 }
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from toolconform.reference import Request, get_dialect
 
-from .base import Engine, EngineFactory
+from .base import NOT_CERTIFIED, Engine, EngineFactory
 from .harmony_vocab import use_local_encodings
 from .tokenizer_seam import engine_tokenizer
 
@@ -551,76 +551,27 @@ ALIASES = {
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED = {
-    "tool:hf": "template-driven: parses by a checkpoint's own response_template metadata",
-    "tool:beam": "template-driven: parses by a checkpoint's own response_template metadata",
-    "reasoning:hf": "template-driven: reads a checkpoint's own response_template metadata",
-    "reasoning:beam": "template-driven: reads a checkpoint's own response_template metadata",
-    "tool:cohere_command3": "needs the cohere_melody package, which does not install here",
-    "tool:cohere_command4": "needs the cohere_melody package, which does not install here",
-    "reasoning:cohere_command3": "needs the cohere_melody package, which does not install here",
-    "reasoning:cohere_command4": "needs the cohere_melody package, which does not install here",
-    "tool:kimi_k3": (
-        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
-        "attribute, and a response wrapper surrounds the answer (needs its own header and"
-        " typing code)"
-    ),
-    "reasoning:kimi_k3": (
-        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
-        "attribute, and a response wrapper surrounds the answer (needs its own header and"
-        " typing code)"
-    ),
-    "tool:minimax_m3": (
-        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
-        " closes with a tag named after its key, with nested markup for arrays and "
-        "objects (needs a schema-driven XML driver)"
-    ),
-    "reasoning:minimax_m3": (
-        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter"
-        " closes with a tag named after its key, with nested markup for arrays and "
-        "objects (needs a schema-driven XML driver)"
-    ),
-    "tool:muse": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:muse": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "tool:muse_glimmer": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:muse_glimmer": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "tool:musespark1x": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:musespark1x": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
-    ),
-    "reasoning:granite": (
-        "not yet a dialect: Granite's reasoning spells its open and close in several ways"
-        " (Here is my thought process: …), and the response parser takes one open tag per"
-        " dialect"
-    ),
-    "reasoning:granite_thinking_parser": (
-        "not yet a dialect: Granite's reasoning spells its open and close in several ways"
-        " (Here is my thought process: …), and the response parser takes one open tag per"
-        " dialect"
-    ),
-    "reasoning:minimax_m2_append_think": (
-        "not yet bound: the MiniMax reasoning parser variant that adds the <think> the "
-        "template opened (the minimax_m2 dialect models the open reasoning already)"
-    ),
-    "reasoning:mistral": (
-        "not yet a dialect: Magistral's [THINK] … [/THINK] reasoning (the mistral dialect"
-        " has no reasoning channel)"
-    ),
+    "tool:hf": NOT_CERTIFIED["template"],
+    "tool:beam": NOT_CERTIFIED["template"],
+    "reasoning:hf": NOT_CERTIFIED["template"],
+    "reasoning:beam": NOT_CERTIFIED["template"],
+    "tool:cohere_command3": NOT_CERTIFIED["cohere"],
+    "tool:cohere_command4": NOT_CERTIFIED["cohere"],
+    "reasoning:cohere_command3": NOT_CERTIFIED["cohere"],
+    "reasoning:cohere_command4": NOT_CERTIFIED["cohere"],
+    "tool:kimi_k3": NOT_CERTIFIED["kimi_k3"],
+    "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
+    "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
+    "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
+    **{
+        f"{kind}:{name}": NOT_CERTIFIED["muse"]
+        for kind in ("tool", "reasoning")
+        for name in ("muse", "muse_glimmer", "musespark1x")
+    },
+    "reasoning:granite": NOT_CERTIFIED["granite_reasoning"],
+    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
+    "reasoning:minimax_m2_append_think": NOT_CERTIFIED["minimax_append_think"],
+    "reasoning:mistral": NOT_CERTIFIED["magistral"],
     "reasoning:minicpmv": (
         "not yet bound: MiniCPM-V's reasoning parser (the minicpm5 dialect models tool calls only)"
     ),

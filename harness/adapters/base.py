@@ -12,17 +12,17 @@ harness passes (factories that do not need it may omit the keyword). The session
     session.finish() -> list[dict]
     session.parse(text: str) -> dict          # optional: the non-streaming result
 
-A factory whose ``endings`` attribute holds ``"with-last-chunk"`` also has its sessions
-called as ``finish(text, token_ids)``: the last chunk comes with the end of the stream, as
-a server sends ``finish_reason`` on the chunk that carries the last text; the harness then
-runs some chunkings so (the report says which endings a parser was run under).
-
 and returns OpenAI chat-completion-chunk deltas as plain dicts (``content``,
 ``reasoning_content``, ``tool_calls: [{index, id, type, function: {name, arguments}}]``).
 A factory whose ``output_mode`` attribute is ``"snapshots"`` returns instead, from ``feed``
 and ``finish``, the whole message parsed so far (llama.cpp style); the harness diffs
 consecutive snapshots. Optional factory attributes: ``implementation`` (name, version,
 language, homepage) and ``dialects`` (the dialect names it supports, mapped to its own).
+
+A factory whose ``endings`` attribute holds ``"with-last-chunk"`` also has its sessions
+called as ``finish(text, token_ids)``: the last chunk comes with the end of the stream, as
+a server sends ``finish_reason`` on the chunk that carries the last text; the harness then
+runs some chunkings so (the report says which endings a parser was run under).
 """
 
 from __future__ import annotations

@@ -196,6 +196,7 @@ class Host:
         feed_timeout: float | None,
         budget: float | None,
     ) -> dict[str, Any]:
+        from ..chunkings import WITH_LAST_CHUNK
         from . import SessionSkipped
 
         outputs: list[Any] = []
@@ -210,7 +211,7 @@ class Host:
                 )
             opened = True
             chunks = chunking["chunks"]
-            with_last = chunking.get("ending") == "with-last-chunk" and bool(chunks)
+            with_last = chunking.get("ending") == WITH_LAST_CHUNK and bool(chunks)
             fed = len(chunks) - with_last
             for position, chunk in enumerate(chunks[:fed]):
                 if budget is not None and (time.perf_counter_ns() - start) / 1e9 > budget:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import __version__
 from .checks import CERTIFIED, MAY
-from .chunkings import ChunkingModel
+from .chunkings import STEP, ChunkingModel
 from .errors import UsageError
 from .execution import ADAPTER, CaseResult, Failure
 from .expectations import Expectations, KnownFailure, fingerprint
@@ -56,7 +56,7 @@ class Coverage:
     allow_skips: bool = False
     #: How the runs' streams ended (``chunkings.ENDINGS``): ``with-last-chunk`` only when
     #: the adapter takes the last chunk with finish.
-    endings: tuple[str, ...] = ("step",)
+    endings: tuple[str, ...] = (STEP,)
 
 
 @dataclass

@@ -11,6 +11,8 @@ import html
 import json
 from typing import Any
 
+from .chunkings import STEP, WITH_LAST_CHUNK
+
 LEVEL_ORDER = {"must": 0, "should": 1, "may": 2}
 MAX_FAILURES_SHOWN = 200
 
@@ -293,8 +295,8 @@ def render_markdown(report: dict[str, Any]) -> str:
 def ending_note(report: dict[str, Any]) -> str:
     """How the runs' streams ended: a parser never given its last chunk with finish was
     not shown to keep that chunk's text when a server sends ``finish_reason`` with it."""
-    endings = (report.get("coverage") or {}).get("endings") or ["step"]
-    if "with-last-chunk" in endings:
+    endings = (report.get("coverage") or {}).get("endings") or [STEP]
+    if WITH_LAST_CHUNK in endings:
         return (
             "End of stream: after the last chunk, a separate step; and, in the "
             "`with-last-chunk` chunkings, the last chunk given with finish."

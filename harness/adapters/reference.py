@@ -11,7 +11,8 @@ from types import ModuleType
 from typing import Any
 
 from ... import __version__
-from ...reference import Request, ResponseParser, get_dialect
+from ... import reference as _reference
+from ...reference import ResponseParser, get_dialect
 from ...reference.types import ParsedResponse
 from ..chunkings import ENDINGS
 
@@ -23,8 +24,9 @@ class ReferenceSession:
     def __init__(
         self, dialect: str, request: dict[str, Any], package: ModuleType | None = None
     ) -> None:
-        self._dialect = (package.get_dialect if package else get_dialect)(dialect)
-        self._request = (package.Request if package else Request).from_openai(request)
+        reference = package or _reference
+        self._dialect = reference.get_dialect(dialect)
+        self._request = reference.Request.from_openai(request)
 
     @cached_property
     def _parser(self) -> ResponseParser:

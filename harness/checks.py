@@ -23,8 +23,17 @@ from typing import Any
 from ..reference import Dialect, Request
 from . import json_values
 from .cases import Case, Expectation, ExpectedCall, call_differences, differences
-from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking
-from .events import CALL_ARGS, CALL_BEGIN, CONTENT, REASONING, REWRITE, Event, FinalResult
+from .chunkings import LENGTH, ROBUSTNESS_TIER, TOKEN_TIER, Chunking
+from .events import (
+    CALL_ARGS,
+    CALL_BEGIN,
+    CONTENT,
+    FINISH,
+    REASONING,
+    REWRITE,
+    Event,
+    FinalResult,
+)
 
 MUST, SHOULD, MAY = "must", "should", "may"
 #: The tier of the checks only the fuzzer runs.
@@ -192,6 +201,57 @@ def _chunking_invariant(judged: Judged) -> str | None:
     return same_result(judged.result, whole.result, "whole-response result")
 
 
+#: The check of the client-visible finish reason (its failures' fingerprints hash it).
+FINISH_REASON = "result.finish-reason"
+
+
+def _reports_finish_reason(judged: Judged) -> bool:
+    """A run cut at ``max_tokens`` (only adapters that model the serving layer declare that
+    ending), or one whose adapter reported a finish reason."""
+    return judged.run.chunking.ending == LENGTH or any(
+        event.kind == FINISH for event in judged.events
+    )
+
+
+def _finish_reason(judged: Judged) -> str | None:
+    """Seed 000 (Response Parser): the finish state rides on the last delta of the last
+    chunk, and only a final ``stop`` becomes ``tool_calls``, once a call was emitted — a
+    ``length`` cut stays ``length`` so that a client can tell a truncated call from a whole
+    one. Consistency with what was streamed is judged here; whether the calls are the right
+    ones, by ``result.calls``. A request that names its tool may get ``stop`` (OpenAI's
+    answer to a forced function)."""
+    run = judged.run
+    last = len(run.chunk_events) - 1
+    reported = [
+        (position, event.text)
+        for position, events in enumerate(run.chunk_events)
+        for event in events
+        if event.kind == FINISH
+    ]
+    if not reported:
+        return "the stream was cut at max_tokens and no finish_reason was reported"
+    if len(reported) > 1:
+        return f"finish_reason reported {len(reported)} times: {[r for _, r in reported]}"
+    position, reason = reported[0]
+    if position != last:
+        return f"finish_reason {reason!r} at chunk {position}, before the end of the stream"
+    if run.chunking.ending == LENGTH:
+        allowed = ("length",)
+    elif judged.result.calls:
+        named = isinstance(judged.context.case.request.get("tool_choice"), dict)
+        allowed = ("tool_calls", "stop") if named else ("tool_calls",)
+    else:
+        allowed = ("stop",)
+    if reason not in allowed:
+        why = (
+            "the stream was cut at max_tokens"
+            if run.chunking.ending == LENGTH
+            else (f"the stream stopped with {len(judged.result.calls)} call(s)")
+        )
+        return f"finish_reason {reason!r}, expected {' or '.join(map(repr, allowed))}: {why}"
+    return None
+
+
 def _has_whole(judged: Judged) -> bool:
     whole = judged.context.whole
     return (
@@ -225,6 +285,11 @@ CATALOGUE: tuple[Check, ...] = (
     Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
           "The final result is the same as for the whole response in one chunk.",
           verdict=_chunking_invariant, applies=_has_whole),
+    Check(FINISH_REASON, MUST, "finish reason tells a cut", "000 Response Parser",
+          "Where the adapter reports the client's finish_reason (serving layers), it comes once, "
+          "with the end of the stream: 'length' when the output was cut at max_tokens, "
+          "'tool_calls' after a call, else 'stop'.",
+          verdict=_finish_reason, applies=_reports_finish_reason),
     Check("calls.identity-first", MUST, "identity first", "000 调用身份先行",
           "A call's first event carries id, type 'function' and the name.",
           verdict=lambda judged: _identity_first(judged.events)),
@@ -291,6 +356,7 @@ CERTIFIED = tuple(check for check in CATALOGUE if check.tier != FUZZ_TIER)
 #: The checks whose verdict needs nothing but the run itself (its events, its result, the
 #: request's tools): no expected result, no oracle. The fuzzer gives them on every execution.
 SELF_CONTAINED = (
+    FINISH_REASON,
     "calls.identity-first",
     "calls.name-once",
     "calls.stable-id",

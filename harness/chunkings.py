@@ -26,9 +26,15 @@ ROBUSTNESS_TIER = "robustness"
 #: (``finish()``). ``with-last-chunk``: the last chunk comes with the end of the stream
 #: (``finish(text, token_ids)``), as servers send ``finish_reason`` on the chunk that carries
 #: the last text; a parser that flushes its state before it reads that text loses it.
+#: ``length``: the same, with ``finish_reason`` ``length`` (``finish(text, token_ids,
+#: finish_reason="length")``): the server cut the output at ``max_tokens``, perhaps inside a
+#: call; for adapters that model the serving layer and report the client's finish reason,
+#: which must then say ``length`` (seed 000 Response Parser: only a final ``stop`` becomes
+#: ``tool_calls``).
 STEP = "step"
 WITH_LAST_CHUNK = "with-last-chunk"
-ENDINGS = (STEP, WITH_LAST_CHUNK)
+LENGTH = "length"
+ENDINGS = (STEP, WITH_LAST_CHUNK, LENGTH)
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,12 @@ class Chunking:
     @property
     def fed(self) -> int:
         """How many chunks go through ``feed``: all but the last when it comes with finish."""
-        return len(self.chunks) - (self.ending == WITH_LAST_CHUNK)
+        return len(self.chunks) - (self.ending != STEP)
+
+    @property
+    def finish_reason(self) -> str:
+        """The engine's reason for the end of the stream: ``length`` when it was cut."""
+        return "length" if self.ending == LENGTH else "stop"
 
     def to_json(self) -> dict:
         return {
@@ -241,7 +252,7 @@ def token_chunkings(
 ) -> Iterator[Chunking]:
     """Whole, every piece, two-way splits and random groupings of one boundary source; where
     the parser takes text with ``finish`` (``endings``), the whole output and every piece
-    again with the last chunk given to finish.
+    again with the last chunk given to finish, and again cut at ``max_tokens`` (``length``).
 
     Ordered from the fewest cuts to the most, so that the first failure met is already
     close to minimal.
@@ -250,9 +261,9 @@ def token_chunkings(
     label = source.name
     whole = merge(pieces, "whole", [len(pieces)], source)
     yield whole
-    with_last = WITH_LAST_CHUNK in endings and bool(text)
-    if with_last:
-        yield replace(whole, family=f"{WITH_LAST_CHUNK}:{label}", ending=WITH_LAST_CHUNK)
+    last_endings = [ending for ending in endings if ending != STEP] if text else []
+    for ending in last_endings:
+        yield replace(whole, family=f"{ending}:{label}", ending=ending)
     positions = list(range(1, len(pieces)))
     if budget.two_way is not None and len(positions) > budget.two_way:
         step = len(positions) / budget.two_way
@@ -261,8 +272,8 @@ def token_chunkings(
         yield from_cut_positions(pieces, [cut], f"two-way:{label}", source)
     every = merge(pieces, f"pieces:{label}", [1] * len(pieces), source)
     yield every
-    if with_last and len(pieces) > 1:
-        yield replace(every, family=f"{WITH_LAST_CHUNK}:{label}", ending=WITH_LAST_CHUNK)
+    for ending in last_endings if len(pieces) > 1 else ():
+        yield replace(every, family=f"{ending}:{label}", ending=ending)
     rng = random.Random(seed)
     for _ in range(budget.random_groupings):
         groups = []

@@ -6,7 +6,9 @@ events, so that any two parsers can be compared and checked with one set of rule
 
 - ``content(text)``, ``reasoning(text)``;
 - ``call_begin(index, id, name)``, ``call_args(index, fragment)``, ``call_end(index)``;
-- ``rewrite(field)`` when a snapshot takes back text it had already shown (never valid).
+- ``rewrite(field)`` when a snapshot takes back text it had already shown (never valid);
+- ``finish(reason)`` where the adapter reports the client-visible ``finish_reason`` (an
+  adapter that models the serving layer: a delta, or the snapshot, carries it).
 
 Nothing is repaired here: a parser that sends a name twice produces two ``call_begin``
 events, and the checks say so.
@@ -28,6 +30,7 @@ CALL_BEGIN = "call_begin"
 CALL_ARGS = "call_args"
 CALL_END = "call_end"
 REWRITE = "rewrite"
+FINISH = "finish"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +81,14 @@ def events_from_deltas(deltas: Any) -> list[Event]:
         if content:
             events.append(Event(CONTENT, content))
         calls = delta.get("tool_calls")
-        if calls is None:
-            continue
-        if not isinstance(calls, list | tuple):
-            raise AdapterOutputError(f"tool_calls must be a list, got {_short(calls)}")
-        for call in calls:
-            events.extend(_call_events(call))
+        if calls is not None:
+            if not isinstance(calls, list | tuple):
+                raise AdapterOutputError(f"tool_calls must be a list, got {_short(calls)}")
+            for call in calls:
+                events.extend(_call_events(call))
+        reason = _text(delta, "finish_reason")
+        if reason is not None:  # after the delta's own text, as a server sends it
+            events.append(Event(FINISH, reason))
     return events
 
 
@@ -130,6 +135,7 @@ class Snapshot:
     content: str = ""
     reasoning: str = ""
     calls: list[tuple[str | None, str | None, str]] = field(default_factory=list)
+    finish_reason: str | None = None
 
     @classmethod
     def from_json(cls, message: Any) -> Snapshot:
@@ -152,7 +158,12 @@ class Snapshot:
         reasoning = _text(message, "reasoning_content")
         if reasoning is None:
             reasoning = _text(message, "reasoning")
-        return cls(_text(message, "content") or "", reasoning or "", calls)
+        return cls(
+            _text(message, "content") or "",
+            reasoning or "",
+            calls,
+            _text(message, "finish_reason"),
+        )
 
 
 class Normalizer:
@@ -204,6 +215,8 @@ def events_from_snapshots(previous: Snapshot, current: Snapshot) -> list[Event]:
                 events.append(Event(CALL_ARGS, arguments, index=index))
     for index in range(len(current.calls), len(previous.calls)):
         events.append(Event(REWRITE, f"tool_calls[{index}]", index=index))
+    if current.finish_reason is not None and current.finish_reason != previous.finish_reason:
+        events.append(Event(FINISH, current.finish_reason))
     return events
 
 
@@ -214,6 +227,8 @@ class FinalResult:
     content: str = ""
     reasoning: str | None = None
     calls: list[Call] = field(default_factory=list)
+    #: The last finish reason the adapter reported (``None``: it reports none).
+    finish_reason: str | None = None
 
     @classmethod
     def from_parsed(cls, parsed: ParsedResponse) -> FinalResult:
@@ -226,11 +241,14 @@ class FinalResult:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "content": self.content,
             "reasoning": self.reasoning,
             "tool_calls": [call.to_json() for call in self.calls],
         }
+        if self.finish_reason is not None:
+            out["finish_reason"] = self.finish_reason
+        return out
 
 
 @dataclass
@@ -260,9 +278,12 @@ def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:
     saw_reasoning = False
     calls: dict[int, Call] = {}
     arguments: dict[int, list[str]] = {}
+    finish_reason: str | None = None
     for events in chunks:
         for event in events:
-            if event.kind == CONTENT:
+            if event.kind == FINISH:
+                finish_reason = event.text
+            elif event.kind == CONTENT:
                 content.append(event.text)
             elif event.kind == REASONING:
                 saw_reasoning = True
@@ -285,4 +306,5 @@ def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:
         "".join(content),
         "".join(reasoning) if saw_reasoning else None,
         [calls[index] for index in sorted(calls)],
+        finish_reason,
     )

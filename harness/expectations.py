@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from . import json_values
-from .checks import BY_ID
+from .checks import BY_ID, FINISH_REASON
 from .errors import UsageError
 
 #: Checks whose failure is a measurement, not an outcome: their fingerprint is the kind only.
@@ -72,8 +72,11 @@ def fingerprint(failure: FailureLike) -> str:
     kind = _kind(failure)
     if failure.status != "fail" or failure.check in _MEASURED or failure.actual is None:
         return kind
+    normalized = _normalized(failure.actual)
+    if failure.check == FINISH_REASON and isinstance(failure.actual, Mapping):
+        normalized["finish_reason"] = failure.actual.get("finish_reason")
     digest = hashlib.sha256(
-        json.dumps(_normalized(failure.actual), sort_keys=True, ensure_ascii=False).encode()
+        json.dumps(normalized, sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()[:12]
     return f"{kind}:{digest}"
 

@@ -3,8 +3,9 @@
     pytest --pyargs toolconform.conformance --toolconform-adapter=mypkg.parsers:factory
 
 generates one test per corpus case × chunking family (``whole``, ``with-last-chunk`` —
-skipped for an adapter that takes no text with finish —, ``two-way``, ``pieces``, ``groups``,
-``search``; ``chars`` for the robustness tier with ``--toolconform-robustness``),
+skipped for an adapter that takes no text with finish —, ``length`` — skipped for one that
+reports no finish reason —, ``two-way``, ``pieces``, ``groups``, ``search``; ``chars`` for
+the robustness tier with ``--toolconform-robustness``),
 so a failure names the case and the kind of chunking at once, and ``pytest -n auto`` spreads
 them over cores. Known failures come from the implementation's expectations file: a test
 whose failures are all listed is an expected failure; a listed failure that no longer
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 
-FAMILIES = ("whole", "with-last-chunk", "two-way", "pieces", "groups", "search")
+FAMILIES = ("whole", "with-last-chunk", "length", "two-way", "pieces", "groups", "search")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -132,7 +133,7 @@ def check_case(
 ) -> None:
     """Run one case under one chunking family and turn the outcome into a test outcome."""
     node.user_properties.append((_DIALECT, case.dialect))
-    from .chunkings import WITH_LAST_CHUNK
+    from .chunkings import LENGTH, WITH_LAST_CHUNK
     from .execution import ADAPTER, CaseExecutor
     from .expectations import fingerprint, fingerprint_kind
     from .suite import declared_skip
@@ -144,6 +145,11 @@ def check_case(
         pytest.skip(
             "the adapter takes no text with finish (declare factory.endings with "
             "'with-last-chunk' to be run with the last chunk given to finish)"
+        )
+    if family == LENGTH and LENGTH not in adapter.endings:
+        pytest.skip(
+            "the adapter reports no finish reason (declare factory.endings with 'length' "
+            "to be run cut at max_tokens, its reported finish_reason checked)"
         )
     declared = declared_skip(case, expectations)
     if declared:

@@ -55,7 +55,8 @@ class Coverage:
     #: ``--allow-skips``: cases the adapter refuses do not fail the run (the report says so).
     allow_skips: bool = False
     #: How the runs' streams ended (``chunkings.ENDINGS``): ``with-last-chunk`` only when
-    #: the adapter takes the last chunk with finish.
+    #: the adapter takes the last chunk with finish, ``length`` when it also reports the
+    #: client's finish reason (a serving layer).
     endings: tuple[str, ...] = (STEP,)
 
 

@@ -451,3 +451,45 @@ def ignores_text_with_finish(dialect, request):
 
 
 ignores_text_with_finish.endings = ("step", "with-last-chunk")  # type: ignore[attr-defined]
+
+
+class _CutCallsAreComplete(_Wrapped):
+    """Reports every stream that emitted a call as ``tool_calls``, a ``length`` cut too: the
+    serving layer's unconditional override that hides a truncated call from the client
+    (vLLM's streaming path before 0.33, vllm-project/vllm#9053)."""
+
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None, *, finish_reason: str = "stop"
+    ) -> list[dict[str, Any]]:
+        deltas = self.inner.finish(text, token_ids, finish_reason=finish_reason)
+        for delta in deltas:
+            if delta.get("finish_reason") == "length" and self.inner._parser.tool_emitted:
+                delta["finish_reason"] = "tool_calls"
+        return deltas
+
+
+def cut_calls_are_complete(dialect, request):
+    return _CutCallsAreComplete(dialect, request)
+
+
+cut_calls_are_complete.endings = ("step", "with-last-chunk", "length")  # type: ignore[attr-defined]
+
+
+class _RaisesWhenCutInACall(_Wrapped):
+    """Raises on a ``length`` finish while a call is open: a finish path written for the
+    ``stop`` ending only (vllm-project/vllm#37937, an IndexError when a streamed call hits
+    max_tokens)."""
+
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None, *, finish_reason: str = "stop"
+    ) -> list[dict[str, Any]]:
+        if finish_reason == "length" and self.inner._parser.tool_emitted:
+            raise IndexError("list index out of range")
+        return self.inner.finish(text, token_ids, finish_reason=finish_reason)
+
+
+def raises_when_cut_in_a_call(dialect, request):
+    return _RaisesWhenCutInACall(dialect, request)
+
+
+raises_when_cut_in_a_call.endings = ("step", "with-last-chunk", "length")  # type: ignore[attr-defined]

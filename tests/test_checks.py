@@ -6,7 +6,7 @@ from __future__ import annotations
 from toolconform.harness.cases import Case, Expectation, ExpectedCall
 from toolconform.harness.checks import CaseContext, Run, self_contained_verdicts, verdicts
 from toolconform.harness.chunkings import Budget, Chunking, char_chunkings
-from toolconform.harness.events import Call, FinalResult
+from toolconform.harness.events import FINISH, Call, Event, FinalResult
 from toolconform.reference import get_dialect
 
 
@@ -57,3 +57,37 @@ def test_an_id_is_unique_unless_the_output_itself_repeats_it() -> None:
     assert message is not None and "'functions.f:0'" in message
     assert _unique_ids_verdict(twice, ("call_0", "call_0")) is not None
     assert _unique_ids_verdict(twice, ("functions.f:0", "functions.f:1")) is None
+
+
+def _finish_verdict(
+    outputs: list[list[Event]], *, ending: str = "step", calls: int = 1, request=None
+) -> str | None:
+    case = Case("qwen25/valid/x", "qwen25", "valid", "must", "", "x", request or {}, ())
+    context = CaseContext.build(case, get_dialect("qwen25"), ())
+    result = FinalResult("", None, [Call(i, "f", "{}", f"call_{i}") for i in range(calls)])
+    chunks = tuple("x" * len(outputs))
+    run = Run(Chunking("whole", chunks, ending=ending), outputs, result=result)
+    return self_contained_verdicts(run, context).get("result.finish-reason", "not applicable")
+
+
+def test_the_finish_reason_says_whether_the_output_was_cut() -> None:
+    """Seed 000 (Response Parser): only a final ``stop`` becomes ``tool_calls``; a stream
+    cut at ``max_tokens`` must say ``length``, once, with the end of the stream."""
+
+    def finish(reason: str) -> list[Event]:
+        return [Event(FINISH, reason)]
+
+    assert _finish_verdict([[], finish("tool_calls")]) is None
+    assert _finish_verdict([[], finish("stop")], calls=0) is None
+    assert "expected 'tool_calls'" in (_finish_verdict([[], finish("stop")]) or "")
+    assert _finish_verdict([[], finish("length")], ending="length") is None
+    cut = _finish_verdict([[], finish("tool_calls")], ending="length")
+    assert cut is not None and "expected 'length'" in cut and "max_tokens" in cut
+    assert "no finish_reason" in (_finish_verdict([[], []], ending="length") or "")
+    assert "before the end" in (_finish_verdict([finish("stop"), []], calls=0) or "")
+    assert "2 times" in (_finish_verdict([[], finish("stop") * 2], calls=0) or "")
+    # An adapter that reports no finish reason (a parser, not a server) is not judged on it.
+    assert _finish_verdict([[], []]) == "not applicable"
+    # A request that forces one named tool may get OpenAI's "stop".
+    named = {"tool_choice": {"type": "function", "function": {"name": "f"}}}
+    assert _finish_verdict([[], finish("stop")], request=named) is None

@@ -151,7 +151,7 @@ def test_an_adapters_events_are_shown_per_chunk(capsys, tmp_path: Path) -> None:
             "chunk": "m</think>x",
             "events": [{"kind": "reasoning", "text": "m"}, {"kind": "content", "text": "x"}],
         },
-        {"finish": True, "events": []},
+        {"finish": True, "events": [{"kind": "finish", "text": "stop"}]},
     ]
 
 

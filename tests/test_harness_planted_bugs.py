@@ -264,3 +264,31 @@ def test_text_that_comes_with_the_end_of_the_stream_is_not_lost() -> None:
         return planted_bugs.ignores_text_with_finish(dialect, request)
 
     assert not run(step_only, case).failures  # the same parser, never given text with finish
+
+
+def test_a_call_cut_at_max_tokens_is_reported_as_cut() -> None:
+    """A serving layer that turns every finish after a call into ``tool_calls`` tells the
+    client that a truncated call is complete; it passes every run that ends with ``stop``,
+    and only the ``length`` ending (the output cut at ``max_tokens``) shows it."""
+    case = CORPUS["qwen25/invalid/truncated-arguments"]
+    assert not run(load_in_process("reference").factory, case).failures
+    failure = failure_of(run(planted_bugs.cut_calls_are_complete, case), "result.finish-reason")
+    assert failure.chunking.ending == "length"
+    assert "'tool_calls', expected 'length'" in failure.message
+    result = run(planted_bugs.cut_calls_are_complete, case)
+    assert {f.chunking.ending for f in result.failures} == {"length"}
+
+
+def test_a_finish_path_that_raises_on_a_cut_call_is_found() -> None:
+    """A finish that raises only when the stream was cut inside a call: no ``stop`` run
+    reaches it."""
+    case = CORPUS["qwen25/invalid/truncated-arguments"]
+    result = run(planted_bugs.raises_when_cut_in_a_call, case)
+    failure = failure_of(result, "run.no-error")
+    assert failure.chunking.ending == "length" and "IndexError" in failure.message
+
+    def stop_only(dialect, request):
+        return planted_bugs.raises_when_cut_in_a_call(dialect, request)
+
+    stop_only.endings = ("step", "with-last-chunk")
+    assert not run(stop_only, case).failures

@@ -12,9 +12,9 @@ ARGS = ["--pyargs", "toolconform.conformance", "-p", "no:cacheprovider", "-p", "
 def test_the_reference_passes_one_test_per_case_and_family(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_inprocess(*ARGS, "--toolconform-case", "qwen25/valid/*")
     cases = [case for case in load_cases() if case.id.startswith("qwen25/valid/")]
-    # whole, with-last-chunk, two-way, pieces, groups, search per case; a scaling case runs
-    # once, whole
-    result.assert_outcomes(passed=sum(1 if case.scaling else 6 for case in cases))
+    # whole, with-last-chunk, length, two-way, pieces, groups, search per case; a scaling
+    # case runs once, whole
+    result.assert_outcomes(passed=sum(1 if case.scaling else 7 for case in cases))
     assert result.ret == 0
 
 
@@ -26,8 +26,9 @@ def test_a_buggy_parser_fails_with_its_minimal_chunking(pytester: pytest.Pyteste
         "--toolconform-case",
         "qwen3/valid/text-after-block",
     )
-    # It takes no text with finish: that family is skipped, not passed having fed nothing.
-    result.assert_outcomes(failed=5, skipped=1)
+    # It takes no text with finish and reports no finish reason: those two families are
+    # skipped, not passed having fed nothing.
+    result.assert_outcomes(failed=5, skipped=2)
     result.stdout.fnmatch_lines(["*result.content (must, fail)*", "*minimal chunking (whole)*"])
 
 
@@ -46,7 +47,7 @@ def test_listed_failures_are_expected_and_stale_entries_fail(pytester: pytest.Py
         "--toolconform-expectations",
         str(expectations),
     )
-    buggy.assert_outcomes(xfailed=5, skipped=1)
+    buggy.assert_outcomes(xfailed=5, skipped=2)
     fixed = pytester.runpytest_inprocess(
         *ARGS,
         "--toolconform-case",
@@ -54,7 +55,7 @@ def test_listed_failures_are_expected_and_stale_entries_fail(pytester: pytest.Py
         "--toolconform-expectations",
         str(expectations),
     )
-    fixed.assert_outcomes(passed=5, failed=1)  # the entry naming 'search' is stale there
+    fixed.assert_outcomes(passed=6, failed=1)  # the entry naming 'search' is stale there
     fixed.stdout.fnmatch_lines(["*listed as failing under this chunking family, but passed*"])
 
 

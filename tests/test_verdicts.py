@@ -341,3 +341,26 @@ def test_the_report_says_how_streams_ended(capsys, tmp_path: Path) -> None:
     )
     assert report(tmp_path / "step")["coverage"]["endings"] == ["step"]
     assert "a separate step only" in (tmp_path / "step" / "report.md").read_text()
+
+
+def test_a_cut_call_reported_as_complete_fails_certify(capsys, tmp_path: Path) -> None:
+    """A serving layer that calls a stream cut at max_tokens ``tool_calls`` fails the gate,
+    through the adapter host, in the ``length`` chunkings only; the report says which
+    endings ran. The reference passes the same case under every ending."""
+    status, _, _ = certify(
+        capsys,
+        "--adapter",
+        f"{BUG}:cut_calls_are_complete",
+        *cases("qwen25/invalid/truncated-arguments"),
+        "--report",
+        str(tmp_path / "bug"),
+    )
+    data = report(tmp_path / "bug")
+    assert status == 1 and data["coverage"]["endings"] == ["step", "with-last-chunk", "length"]
+    failing = [f for f in data["failures"] if f["check"] == "result.finish-reason"]
+    assert failing and {f["chunking"]["ending"] for f in failing} == {"length"}
+    assert "cut at max_tokens" in (tmp_path / "bug" / "report.md").read_text()
+    status, _, _ = certify(
+        capsys, *cases("qwen25/invalid/truncated-arguments"), "--report", str(tmp_path / "ref")
+    )
+    assert status == 0 and not report(tmp_path / "ref")["failures"]

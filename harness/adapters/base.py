@@ -22,7 +22,11 @@ language, homepage) and ``dialects`` (the dialect names it supports, mapped to i
 A factory whose ``endings`` attribute holds ``"with-last-chunk"`` also has its sessions
 called as ``finish(text, token_ids)``: the last chunk comes with the end of the stream, as
 a server sends ``finish_reason`` on the chunk that carries the last text; the harness then
-runs some chunkings so (the report says which endings a parser was run under).
+runs some chunkings so (the report says which endings a parser was run under). One that
+holds ``"length"`` models the serving layer: its sessions are also called as
+``finish(text, token_ids, finish_reason="length")`` (the output cut at ``max_tokens``), and
+it reports the client-visible reason as ``finish_reason`` in a delta of finish's reply
+(checked by ``result.finish-reason`` wherever it is reported).
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ from ..events import Event, Normalizer
 class Session(Protocol):
     def feed(self, text: str, token_ids: list[int] | None = None) -> Any: ...
 
-    def finish(self, text: str = "", token_ids: list[int] | None = None) -> Any: ...
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None, *, finish_reason: str = "stop"
+    ) -> Any: ...
 
 
 class AdapterError(Exception):
@@ -134,12 +140,21 @@ class StreamingSession:
         ids = list(token_ids) if token_ids is not None else None
         return self._normalizer.events(self._session.feed(text, ids))
 
-    def finish(self, text: str = "", token_ids: Sequence[int] | None = None) -> list[Event]:
-        """The end of the stream; with ``text``, the last chunk comes with it."""
-        if not text:
+    def finish(
+        self,
+        text: str = "",
+        token_ids: Sequence[int] | None = None,
+        *,
+        finish_reason: str | None = None,
+    ) -> list[Event]:
+        """The end of the stream; with ``text``, the last chunk comes with it; with
+        ``finish_reason`` (``length``: cut at ``max_tokens``), the engine's reason too."""
+        if not text and finish_reason is None:
             return self._normalizer.events(self._session.finish())
         ids = list(token_ids) if token_ids is not None else None
-        return self._normalizer.events(self._session.finish(text, ids))
+        if finish_reason is None:
+            return self._normalizer.events(self._session.finish(text, ids))
+        return self._normalizer.events(self._session.finish(text, ids, finish_reason=finish_reason))
 
     def parse(self, text: str) -> dict[str, Any] | None:
         """The session's non-streaming result, if it offers one."""

@@ -147,8 +147,13 @@ class Host:
                 )
             if command == "finish":
                 session = self.sessions.pop(request["session"])
-                if request.get("text"):
-                    return self._output(session.finish(request["text"], request.get("token_ids")))
+                text, ids = request.get("text") or "", request.get("token_ids")
+                if request.get("finish_reason") is not None:
+                    return self._output(
+                        session.finish(text, ids, finish_reason=request["finish_reason"])
+                    )
+                if text:
+                    return self._output(session.finish(text, ids))
                 return self._output(session.finish())
             if command == "parse":
                 session = self.open_session(request["dialect"], request["request"], None)
@@ -196,7 +201,7 @@ class Host:
         feed_timeout: float | None,
         budget: float | None,
     ) -> dict[str, Any]:
-        from ..chunkings import WITH_LAST_CHUNK
+        from ..chunkings import LENGTH, STEP
         from . import SessionSkipped
 
         outputs: list[Any] = []
@@ -211,7 +216,8 @@ class Host:
                 )
             opened = True
             chunks = chunking["chunks"]
-            with_last = chunking.get("ending") == WITH_LAST_CHUNK and bool(chunks)
+            ending = chunking.get("ending", STEP)
+            with_last = ending != STEP and bool(chunks)
             fed = len(chunks) - with_last
             for position, chunk in enumerate(chunks[:fed]):
                 if budget is not None and (time.perf_counter_ns() - start) / 1e9 > budget:
@@ -221,7 +227,13 @@ class Host:
                     outputs.append(session.feed(chunk, ids[position] if ids else None))
             else:
                 with _limit(feed_timeout):
-                    if with_last:  # the last chunk comes with the end of the stream
+                    if ending == LENGTH and chunks:  # cut at max_tokens
+                        outputs.append(
+                            session.finish(
+                                chunks[-1], ids[-1] if ids else None, finish_reason="length"
+                            )
+                        )
+                    elif with_last:  # the last chunk comes with the end of the stream
                         outputs.append(session.finish(chunks[-1], ids[-1] if ids else None))
                     else:
                         outputs.append(session.finish())

@@ -6,6 +6,7 @@ path end to end, and gives every report a row to compare against.
 
 from __future__ import annotations
 
+import importlib
 from functools import cached_property
 from types import ModuleType
 from typing import Any
@@ -25,6 +26,7 @@ class ReferenceSession:
         self, dialect: str, request: dict[str, Any], package: ModuleType | None = None
     ) -> None:
         reference = package or _reference
+        self._transport = importlib.import_module(f"{reference.__name__}.transport")
         self._dialect = reference.get_dialect(dialect)
         self._request = reference.Request.from_openai(request)
 
@@ -38,9 +40,19 @@ class ReferenceSession:
         pairs = self._parser.stream_chunk(text, token_ids or ())
         return [message.to_openai() for message, _ in pairs]
 
-    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
-        pairs = self._parser.stream_chunk(text, token_ids or (), final=True)
-        return [message.to_openai() for message, _ in pairs]
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None, *, finish_reason: str = "stop"
+    ) -> list[dict[str, Any]]:
+        """The last engine chunk through the seed's ChatRunner: it carries the client's
+        finish reason on the last delta (``stop`` becomes ``tool_calls`` after a call)."""
+        chunk = self._transport.EngineChunk(text, token_ids or (), finish_reason=finish_reason)
+        out = []
+        for delta in self._transport.ChatRunner(self._parser).feed(chunk):
+            message = delta.message.to_openai()
+            if delta.finish_reason is not None:
+                message["finish_reason"] = delta.finish_reason
+            out.append(message)
+        return out
 
     def parse(self, text: str) -> dict[str, Any]:
         result: ParsedResponse = self._dialect.new_parser(self._request).parse_complete(text)

@@ -460,10 +460,18 @@ class RemoteSession:
         message = {"session": self._session, "text": text, "token_ids": token_ids}
         return self._reply(self._factory.call("feed", message, "deltas_response"))
 
-    def finish(self, text: str = "", token_ids: list[int] | None = None) -> Any:
+    def finish(
+        self,
+        text: str = "",
+        token_ids: list[int] | None = None,
+        *,
+        finish_reason: str | None = None,
+    ) -> Any:
         message: dict[str, Any] = {"session": self._session}
         if text:  # the last chunk, with the end of the stream (``endings``)
             message.update(text=text, token_ids=token_ids)
+        if finish_reason is not None:  # the ``length`` ending: cut at max_tokens
+            message["finish_reason"] = finish_reason
         return self._reply(self._factory.call("finish", message, "deltas_response"))
 
     def parse(self, text: str) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Protocol
 
-from ..chunkings import ENDINGS
+from ..chunkings import LENGTH, STEP, WITH_LAST_CHUNK
 
 
 class EngineSession(Protocol):
@@ -100,10 +100,10 @@ class EngineFactory:
 
     ``load`` imports the engine and returns whatever handle ``open_session`` needs; it runs on
     the first call only, so that listing adapters or reading their metadata stays cheap.
-    Every engine session takes the last chunk with ``finish`` as its server does.
+    Every engine session takes the last chunk with ``finish`` as its server does; one that
+    runs the server's own finish-reason logic (``reports_finish_reason``) is also cut at
+    ``max_tokens`` (the ``length`` ending) and reports the reason the client sees.
     """
-
-    endings = ENDINGS
 
     def __init__(
         self,
@@ -113,7 +113,16 @@ class EngineFactory:
         open_session: SessionOpener,
         *,
         api: str = "",
+        reports_finish_reason: bool = False,
     ) -> None:
+        self.endings = (
+            (STEP, WITH_LAST_CHUNK, LENGTH)
+            if reports_finish_reason
+            else (
+                STEP,
+                WITH_LAST_CHUNK,
+            )
+        )
         self.engine = engine
         #: ``{our dialect name: how it maps onto the engine's parser names}``.
         self.dialects = dict(dialects)

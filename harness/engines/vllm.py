@@ -316,15 +316,22 @@ class VllmSession(_Session):
 
     def feed(self, text: str, token_ids: list[int] | None = None) -> list[dict[str, Any]]:
         ids = self._feed.ids(text, token_ids)
-        return self._step(self._feed.text(text, ids), ids, None)
+        return self._step(self._feed.text(text, ids), ids)
 
-    def finish(self, text: str = "", token_ids: list[int] | None = None) -> list[dict[str, Any]]:
-        """The serving step that carries ``finish_reason``, with the last chunk's text, if
-        any, in the same step (as the server sends it)."""
-        if not text:
-            return self._step("", [], "stop")
-        ids = self._feed.ids(text, token_ids)
-        return self._step(self._feed.text(text, ids), ids, "stop")
+    def finish(
+        self, text: str = "", token_ids: list[int] | None = None, *, finish_reason: str = "stop"
+    ) -> list[dict[str, Any]]:
+        """The serving step that carries the engine's ``finish_reason``, with the last chunk's
+        text, if any, in the same step (as the server sends it); its last delta carries the
+        finish reason the server resolved for the client."""
+        ids = self._feed.ids(text, token_ids) if text else []
+        step = self._processor.step(
+            self._feed.text(text, ids) if text else "", ids, finish_reason, self.prompt_ids
+        )
+        delta = _delta_dict(step.delta) or {}
+        if step.finish_reason is not None:
+            delta["finish_reason"] = step.finish_reason
+        return [delta] if delta else []
 
     def parse(self, text: str) -> dict[str, Any]:
         ids = self._feed.ids(text, None)
@@ -347,9 +354,8 @@ class VllmSession(_Session):
             ],
         }
 
-    def _step(self, text: str, ids: list[int], finish_reason: str | None) -> list[dict[str, Any]]:
-        step = self._processor.step(text, ids, finish_reason, self.prompt_ids)
-        delta = _delta_dict(step.delta)
+    def _step(self, text: str, ids: list[int]) -> list[dict[str, Any]]:
+        delta = _delta_dict(self._processor.step(text, ids, None, self.prompt_ids).delta)
         return [delta] if delta else []
 
     def _new_parser(self) -> Any:
@@ -591,7 +597,9 @@ def registered_names() -> dict[str, list[str]]:
 
 
 #: What the OpenAI server runs: the unified parser through ``ChatStreamProcessor``.
-factory = EngineFactory(ENGINE, _DIALECTS, _Api, _open(VllmSession), api="unified parser")
+factory = EngineFactory(
+    ENGINE, _DIALECTS, _Api, _open(VllmSession), api="unified parser", reports_finish_reason=True
+)
 #: The per-parser streaming API that plugins implement.
 plugin_factory = EngineFactory(
     ENGINE, _PLUGIN_DIALECTS, _Api, _open(VllmPluginSession), api="per-parser API"

@@ -45,3 +45,21 @@ def test_the_recorded_registry_is_this_vllms() -> None:
     path = Path(__file__).parents[2] / "reports" / "certification" / "registries" / "vllm.json"
     recorded = json.loads(path.read_text())
     assert {kind: recorded[kind] for kind in ("tool", "reasoning")} == registered_names()
+
+
+def test_the_server_tells_a_cut_call_from_a_whole_one() -> None:
+    """The serving adapter reports the finish reason vLLM's stream processor resolves: a
+    stream cut at max_tokens inside a call stays ``length``; a whole one is ``tool_calls``.
+    The per-parser API has no finish reason and does not declare the ``length`` ending."""
+    assert "length" in factory.endings and "length" not in plugin_factory.endings
+    whole = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+    reasons = {}
+    for name, text, reason in (
+        ("cut", whole[:50], "length"),
+        ("whole", whole, "stop"),
+    ):
+        session = factory("qwen25", TOOLS)
+        deltas = session.feed(text[:-1]) + session.finish(text[-1], finish_reason=reason)
+        reported = [d["finish_reason"] for d in deltas if "finish_reason" in d]
+        reasons[name] = reported
+    assert reasons == {"cut": ["length"], "whole": ["tool_calls"]}

@@ -66,11 +66,6 @@ class Chunking:
         """How many chunks go through ``feed``: all but the last when it comes with finish."""
         return len(self.chunks) - (self.ending != STEP)
 
-    @property
-    def finish_reason(self) -> str:
-        """The engine's reason for the end of the stream: ``length`` when it was cut."""
-        return "length" if self.ending == LENGTH else "stop"
-
     def to_json(self) -> dict:
         return {
             "family": self.family,

@@ -115,14 +115,7 @@ class EngineFactory:
         api: str = "",
         reports_finish_reason: bool = False,
     ) -> None:
-        self.endings = (
-            (STEP, WITH_LAST_CHUNK, LENGTH)
-            if reports_finish_reason
-            else (
-                STEP,
-                WITH_LAST_CHUNK,
-            )
-        )
+        self.endings = (STEP, WITH_LAST_CHUNK, *((LENGTH,) if reports_finish_reason else ()))
         self.engine = engine
         #: ``{our dialect name: how it maps onto the engine's parser names}``.
         self.dialects = dict(dialects)

@@ -6,7 +6,9 @@ print garbage (``garbage``), exit (``die``), reply an error (``error``), stop an
 answer to ``open`` only); ``skip`` declines every open. ``detach`` starts, during the
 handshake, a process in a session of its own that later tries to rewrite the report in
 ``$TOOLCONFORM_TEST_REPORT``; ``spawn`` starts a busy helper process. Both write the pid of
-what they started to ``$TOOLCONFORM_TEST_MARKS/pids``.
+what they started to ``$TOOLCONFORM_TEST_MARKS/pids``. ``ends`` declares every ending
+(``with-last-chunk``, ``length``): finish then takes the last chunk and the engine's reason,
+and its reply carries the client's finish reason.
 """
 
 from __future__ import annotations
@@ -77,7 +79,12 @@ for line in sys.stdin:
                     "version": "1",
                     "language": "python",
                 },
-                "capabilities": {"parse": True},
+                "capabilities": {
+                    "parse": True,
+                    **(
+                        {"endings": ["step", "with-last-chunk", "length"]} if MODE == "ends" else {}
+                    ),
+                },
             }
         )
     elif cmd == "open":
@@ -113,7 +120,12 @@ for line in sys.stdin:
                 continue
         reply({"id": rid, "deltas": sessions[request["session"]].feed(request["text"])})
     elif cmd == "finish":
-        reply({"id": rid, "deltas": sessions.pop(request["session"]).finish()})
+        session = sessions.pop(request["session"])
+        reason = request.get("finish_reason") or "stop"
+        deltas = session.finish(
+            request.get("text", ""), request.get("token_ids"), finish_reason=reason
+        )
+        reply({"id": rid, "deltas": deltas})
     elif cmd == "parse":
         reply(
             {

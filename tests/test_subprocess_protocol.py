@@ -59,6 +59,20 @@ def test_a_well_behaved_program_passes_with_validated_messages() -> None:
         adapter.close()
 
 
+def test_a_program_is_told_when_its_output_was_cut() -> None:
+    """A program that declares the ``length`` ending gets the last chunk and
+    ``finish_reason: "length"`` in ``finish`` (messages checked against the schema), and
+    its reply's finish reason is judged: the reference's passes on a call cut mid-arguments."""
+    adapter = load_adapter(f"cmd:{PROGRAM} ends", Launch(validate=True))
+    try:
+        assert adapter.endings == ("step", "with-last-chunk", "length")
+        result = CaseExecutor(adapter, robustness=False).run(BEI)
+        assert not result.failures
+        assert result.checks.get("result.finish-reason") == "pass"
+    finally:
+        adapter.close()
+
+
 @pytest.mark.parametrize(
     ("mode", "check", "status", "message"),
     [

@@ -246,7 +246,7 @@ def _finish_reason(judged: Judged) -> str | None:
         why = (
             "the stream was cut at max_tokens"
             if run.chunking.ending == LENGTH
-            else (f"the stream stopped with {len(judged.result.calls)} call(s)")
+            else f"the stream stopped with {len(judged.result.calls)} call(s)"
         )
         return f"finish_reason {reason!r}, expected {' or '.join(map(repr, allowed))}: {why}"
     return None

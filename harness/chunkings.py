@@ -35,6 +35,8 @@ STEP = "step"
 WITH_LAST_CHUNK = "with-last-chunk"
 LENGTH = "length"
 ENDINGS = (STEP, WITH_LAST_CHUNK, LENGTH)
+#: The engine's reason an ending tells finish, where it is not the default ``stop``.
+FINISH_REASONS = {LENGTH: "length"}
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,11 @@ class Chunking:
     def fed(self) -> int:
         """How many chunks go through ``feed``: all but the last when it comes with finish."""
         return len(self.chunks) - (self.ending != STEP)
+
+    @property
+    def finish_reason(self) -> str | None:
+        """The engine's reason finish is told (``None``: the default ``stop``)."""
+        return FINISH_REASONS.get(self.ending)
 
     def to_json(self) -> dict:
         return {

@@ -50,7 +50,6 @@ from .checks import (
     verdicts,
 )
 from .chunkings import (
-    LENGTH,
     STEP,
     TOKEN_TIER,
     BoundarySource,
@@ -265,11 +264,11 @@ def feed_chunking(
             try:
                 if fed < len(chunking.chunks):  # the last chunk comes with the end
                     ids = chunking.token_ids[-1] if chunking.token_ids is not None else None
-                    if chunking.ending == LENGTH:
-                        finish = session.finish(chunking.chunks[-1], ids, finish_reason="length")
-                    else:
-                        finish = session.finish(chunking.chunks[-1], ids)
-                    events.append(finish)
+                    events.append(
+                        session.finish(
+                            chunking.chunks[-1], ids, finish_reason=chunking.finish_reason
+                        )
+                    )
                 else:
                     events.append(session.finish())
             except SessionSkipped:

@@ -272,10 +272,10 @@ def test_a_call_cut_at_max_tokens_is_reported_as_cut() -> None:
     and only the ``length`` ending (the output cut at ``max_tokens``) shows it."""
     case = CORPUS["qwen25/invalid/truncated-arguments"]
     assert not run(load_in_process("reference").factory, case).failures
-    failure = failure_of(run(planted_bugs.cut_calls_are_complete, case), "result.finish-reason")
+    result = run(planted_bugs.cut_calls_are_complete, case)
+    failure = failure_of(result, "result.finish-reason")
     assert failure.chunking.ending == "length"
     assert "'tool_calls', expected 'length'" in failure.message
-    result = run(planted_bugs.cut_calls_are_complete, case)
     assert {f.chunking.ending for f in result.failures} == {"length"}
 
 

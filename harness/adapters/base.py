@@ -129,6 +129,22 @@ def _accepts_keyword(function: Callable[..., Any], name: str) -> bool:
     return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
+def end_session(
+    session: Session,
+    text: str = "",
+    token_ids: list[int] | None = None,
+    finish_reason: str | None = None,
+) -> Any:
+    """Call a session's ``finish`` with only what its adapter declared it takes: nothing for
+    a separate final step (every session has that form), the last chunk (``with-last-chunk``),
+    and the engine's reason where it is not ``stop`` (``length``)."""
+    if finish_reason is not None:
+        return session.finish(text, token_ids, finish_reason=finish_reason)
+    if text:
+        return session.finish(text, token_ids)
+    return session.finish()
+
+
 class StreamingSession:
     """Wraps a session and returns normalized events per chunk."""
 
@@ -149,12 +165,8 @@ class StreamingSession:
     ) -> list[Event]:
         """The end of the stream; with ``text``, the last chunk comes with it; with
         ``finish_reason`` (``length``: cut at ``max_tokens``), the engine's reason too."""
-        if not text and finish_reason is None:
-            return self._normalizer.events(self._session.finish())
         ids = list(token_ids) if token_ids is not None else None
-        if finish_reason is None:
-            return self._normalizer.events(self._session.finish(text, ids))
-        return self._normalizer.events(self._session.finish(text, ids, finish_reason=finish_reason))
+        return self._normalizer.events(end_session(self._session, text, ids, finish_reason))
 
     def parse(self, text: str) -> dict[str, Any] | None:
         """The session's non-streaming result, if it offers one."""

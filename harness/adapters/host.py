@@ -127,6 +127,7 @@ class Host:
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any] | None:
         from . import SessionSkipped
+        from .base import end_session
 
         command = request.get("cmd")
         if command == "hello":
@@ -147,14 +148,14 @@ class Host:
                 )
             if command == "finish":
                 session = self.sessions.pop(request["session"])
-                text, ids = request.get("text") or "", request.get("token_ids")
-                if request.get("finish_reason") is not None:
-                    return self._output(
-                        session.finish(text, ids, finish_reason=request["finish_reason"])
+                return self._output(
+                    end_session(
+                        session,
+                        request.get("text") or "",
+                        request.get("token_ids"),
+                        request.get("finish_reason"),
                     )
-                if text:
-                    return self._output(session.finish(text, ids))
-                return self._output(session.finish())
+                )
             if command == "parse":
                 session = self.open_session(request["dialect"], request["request"], None)
                 parse = getattr(session, "parse", None)
@@ -201,8 +202,9 @@ class Host:
         feed_timeout: float | None,
         budget: float | None,
     ) -> dict[str, Any]:
-        from ..chunkings import LENGTH, STEP
+        from ..chunkings import FINISH_REASONS, STEP
         from . import SessionSkipped
+        from .base import end_session
 
         outputs: list[Any] = []
         ids = chunking.get("token_ids")
@@ -227,16 +229,11 @@ class Host:
                     outputs.append(session.feed(chunk, ids[position] if ids else None))
             else:
                 with _limit(feed_timeout):
-                    if ending == LENGTH and chunks:  # cut at max_tokens
-                        outputs.append(
-                            session.finish(
-                                chunks[-1], ids[-1] if ids else None, finish_reason="length"
-                            )
-                        )
-                    elif with_last:  # the last chunk comes with the end of the stream
-                        outputs.append(session.finish(chunks[-1], ids[-1] if ids else None))
-                    else:
-                        outputs.append(session.finish())
+                    # With the last chunk (with-last-chunk, length) and the engine's reason.
+                    last, last_ids = (
+                        (chunks[-1], ids[-1] if ids else None) if with_last else ("", None)
+                    )
+                    outputs.append(end_session(session, last, last_ids, FINISH_REASONS.get(ending)))
         except SessionSkipped as skipped:
             if not opened:
                 raise

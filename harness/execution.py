@@ -82,6 +82,10 @@ _LEAK_RUNS = 7
 _LEAK_RUNS_MAX = 35
 _LEAK_PER_CHARACTER = 16
 _LEAK_FLOOR = 128 * 2**10
+#: mem.linear: the peak memory one response may take above the program's idle size, in bytes
+#: per output character, and at least a floor (a runtime's own allocations for a response).
+_PEAK_PER_CHARACTER = 1024
+_PEAK_FLOOR = 64 * 2**20
 #: Per-feed seconds assumed for a reply deadline when no per-feed limit is set, and the
 #: seconds a reply may take beyond the program's own limits before it counts as a hang.
 _DEFAULT_FEED_TIMEOUT = 10.0
@@ -691,6 +695,7 @@ class CaseExecutor:
         self._check_retained_memory(case, text, result)
         sizes = scaling.ladder(smallest, largest)
         chunkings = {size: self._timing_chunking(case, case.sized(size)[0]) for size in sizes}
+        peaks = _PeakMemory(self.adapter.factory)
 
         load = [_WALL_PER_CPU]  # wall seconds per CPU second of the last run
 
@@ -698,6 +703,7 @@ class CaseExecutor:
             # The program stops itself by the wall clock; the ladder counts CPU time. On a
             # loaded machine the first is a multiple of the second: give it that multiple.
             wall_limit = None if limit is None else limit * max(_WALL_PER_CPU, 2 * load[0])
+            peaks.start()
             run = feed_chunking(
                 self.adapter, case, chunkings[size], timed=True, budget=wall_limit,
                 feed_timeout=self.feed_timeout,
@@ -707,6 +713,7 @@ class CaseExecutor:
                 raise scaling.Exceeded(run.cpu_seconds / max(run.progress, 1e-3))
             if run.outcome != OK:
                 raise _LadderBroken(run)
+            peaks.record(size)
             load[0] = run.seconds / max(run.cpu_seconds, 1e-6)
             return run.cpu_seconds
 
@@ -714,6 +721,7 @@ class CaseExecutor:
             verdict = scaling.confirm(sizes, seconds_at, scaling.measure(sizes, seconds_at))
         except _LadderBroken:
             return  # the run's own failure is the correctness checks' to report
+        self._check_peak_memory(case, peaks, result)
         text, expectations = case.sized(largest)
         self._run_case(case, text, expectations, result, only=())
         if verdict.linear:
@@ -791,6 +799,48 @@ class CaseExecutor:
             )
         )
 
+    def _check_peak_memory(self, case: Case, peaks: _PeakMemory, result: CaseResult) -> None:
+        """``mem.linear``: the memory one response takes at its peak is bounded by a linear
+        function of the output — at most ``_PEAK_PER_CHARACTER`` bytes per character above
+        the program's idle size, and at least ``_PEAK_FLOOR``. Judged at the largest size
+        the ladder timed, the lowest of its readings there: a parser that keeps a copy of
+        the text so far on every chunk (until the session ends, so ``mem.no-leak`` passes)
+        takes memory quadratic in the output, and exceeds any such bound at a size of tens
+        of kilobytes."""
+        if not peaks.readings:
+            return  # not measurable here (no /proc, or no timed run completed)
+        size = max(peaks.readings)
+        characters = len(case.sized(size)[0])
+        growth = peaks.readings[size]
+        allowed = max(_PEAK_FLOOR, _PEAK_PER_CHARACTER * characters)
+        if growth <= allowed:
+            result.checks.setdefault("mem.linear", "pass")
+            return
+        result.checks["mem.linear"] = "fail"
+        result.failures.append(
+            Failure(
+                case=case.id,
+                dialect=case.dialect,
+                check="mem.linear",
+                level=effective_level(BY_ID["mem.linear"], case),
+                status="fail",
+                message=(
+                    f"one response of {characters} characters took {growth / 2**20:.1f} MiB "
+                    f"above the program's idle size at its peak (allowed "
+                    f"{allowed / 2**20:.1f} MiB: {_PEAK_PER_CHARACTER} bytes per character): "
+                    "memory grows faster than the output"
+                ),
+                chunking=Chunking(
+                    "timing",
+                    (f"<{characters} characters (size {size}) in ~4-character chunks>",),
+                ),
+                expected={"max_peak_growth": allowed},
+                actual={
+                    "peak_growth": {str(s): bytes_ for s, bytes_ in sorted(peaks.readings.items())}
+                },
+            )
+        )
+
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
         """The text in chunks of about four characters, cut at token boundaries."""
         source = self.sources(case.dialect)[0]
@@ -813,6 +863,33 @@ def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
         for chunk, chunk_ids in zip(chunking.chunks, ids, strict=True)
     ]
     return pieces, BoundarySource(chunking.family, lambda text: pieces, chunking.tokenizer)
+
+
+class _PeakMemory:
+    """The peak resident memory of the adapter program per run, above its idle size (read
+    once, before the first run): the lowest reading per size, so one slow garbage collection
+    does not count. Nothing is read where the program is in-process or the system does not
+    let its peak be reset."""
+
+    def __init__(self, factory: object) -> None:
+        self.factory = factory if isinstance(factory, SubprocessFactory) else None
+        self.idle = self.factory.resident_bytes() if self.factory is not None else None
+        self.readings: dict[int, int] = {}
+        self._started = False
+
+    def start(self) -> None:
+        self._started = (
+            self.factory is not None and self.idle is not None and self.factory.reset_peak()
+        )
+
+    def record(self, size: int) -> None:
+        if not self._started:
+            return
+        assert self.factory is not None and self.idle is not None
+        peak = self.factory.resident_bytes(peak=True)
+        if peak is not None:
+            growth = max(0, peak - self.idle)
+            self.readings[size] = min(self.readings.get(size, growth), growth)
 
 
 def _retained_growth(readings: list[int]) -> float:

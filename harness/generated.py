@@ -15,23 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from ..reference import Request, get_dialect
+from ..reference import get_dialect
 from .cases import Case, Expectation
 from .events import FinalResult
-
-
-def request_body(request: Request) -> dict[str, Any]:
-    """The OpenAI request body that ``Request.from_openai`` reads back as ``request``."""
-    body: dict[str, Any] = {"tool_choice": request.tool_choice}
-    if request.tools is not None:
-        body["tools"] = request.tools
-    if request.thinking is not None:
-        body["thinking"] = request.thinking
-    return body
 
 
 def generated_cases(dialect: str, count: int) -> list[Case]:
@@ -65,7 +54,7 @@ def generated_cases(dialect: str, count: int) -> list[Case]:
 def _case(dialect: str, trip) -> Case:
     parsed = get_dialect(dialect).new_parser(trip.request).parse_complete(trip.text)
     result = FinalResult.from_parsed(parsed)
-    body = request_body(trip.request)
+    body = trip.request.to_openai()
     digest = hashlib.sha256(
         json.dumps([trip.text, body], sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()[:10]

@@ -172,14 +172,29 @@ def _resource_tracker() -> set[int]:
     return {pid} if pid else set()
 
 
-def resident_bytes(pid: int) -> int | None:
-    """Resident memory of ``pid`` and its descendants (``None`` without ``/proc``)."""
+def resident_bytes(pid: int, *, peak: bool = False) -> int | None:
+    """Resident memory of ``pid`` and its descendants (``None`` without ``/proc``); with
+    ``peak``, the sum of each one's highest resident memory since ``reset_peak`` (``VmHWM``:
+    the kernel keeps it, so a short burst between two readings is not missed)."""
+    field = "VmHWM:" if peak else "VmRSS:"
     total = 0
     found = False
     for process in (pid, *descendants(pid)):
         with contextlib.suppress(OSError, ValueError, IndexError):
             for line in (_PROC / str(process) / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     total += int(line.split()[1]) * 1024
                     found = True
     return total if found else None
+
+
+def reset_peak(pid: int) -> bool:
+    """Set the peak resident memory of ``pid`` and its descendants to what they use now
+    (``/proc/PID/clear_refs``, Linux 4.0+); whether it worked for every one of them."""
+    processes = (pid, *descendants(pid))
+    for process in processes:
+        try:
+            (_PROC / str(process) / "clear_refs").write_text("5")
+        except OSError:
+            return False
+    return True

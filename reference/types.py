@@ -113,6 +113,18 @@ class Request:
             chat_template_kwargs=kwargs,
         )
 
+    def to_openai(self) -> dict[str, Any]:
+        """The request body that ``from_openai`` reads back as this request: how generated
+        cases, bench workloads and ``parse`` hand a drawn request to an adapter."""
+        body: dict[str, Any] = {"tool_choice": self.tool_choice}
+        if self.tools is not None:
+            body["tools"] = self.tools
+        if self.thinking is not None:
+            body["thinking"] = self.thinking
+        if self.chat_template_kwargs:
+            body["chat_template_kwargs"] = dict(self.chat_template_kwargs)
+        return body
+
     def allowed_tool_names(self) -> frozenset[str] | None:
         """Names a call may carry to be emitted; ``None`` when any name is accepted.
 

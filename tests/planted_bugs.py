@@ -438,6 +438,24 @@ def keeps_every_chunk_forever(dialect, request):
     return _Hoarder(dialect, request)
 
 
+class _KeepsEveryPrefix(_Wrapped):
+    """Keeps the text so far after every chunk for the whole session (a parser that keeps
+    each buffer state to diff against the next): memory quadratic in the output, all of it
+    freed when the session ends, so nothing is kept across responses."""
+
+    def __init__(self, dialect, request):
+        super().__init__(dialect, request)
+        self.states = [""]
+
+    def feed(self, text, token_ids=None):
+        self.states.append(self.states[-1] + text)
+        return super().feed(text, token_ids)
+
+
+def keeps_every_prefix(dialect, request):
+    return _KeepsEveryPrefix(dialect, request)
+
+
 class _IgnoresTextWithFinish(_Wrapped):
     """Ends the stream without reading the text that came with the end: a server's finish
     path that flushes the parser but never parses the chunk carrying ``finish_reason``."""

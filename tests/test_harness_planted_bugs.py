@@ -187,6 +187,69 @@ def test_a_parser_that_keeps_every_response_leaks_memory() -> None:
         assert result.checks["mem.no-leak"] == ("fail" if leaks else "pass"), result.failures
 
 
+def test_a_parser_that_keeps_every_buffer_state_takes_quadratic_memory() -> None:
+    """Freed when the session ends (``mem.no-leak`` passes), and cheap in time (copying
+    memory is fast: ``perf.linear`` passes it too), it takes hundreds of megabytes at the
+    peak of one 72 KB response: only ``mem.linear`` sees it."""
+    from toolconform.harness.adapters import load_adapter
+
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    for spec, quadratic in (
+        ("reference", False),
+        ("tests.planted_bugs:keeps_every_prefix", True),
+    ):
+        adapter = load_adapter(spec)  # its own program: memory is measured from outside
+        try:
+            result = CaseExecutor(adapter, robustness=False).run(case)
+        finally:
+            adapter.close()
+        assert result.checks["mem.linear"] == ("fail" if quadratic else "pass"), result.failures
+        if quadratic:
+            failure = failure_of(result, "mem.linear")
+            peaks = failure.actual["peak_growth"]
+            assert peaks[max(peaks, key=int)] > failure.expected["max_peak_growth"]
+            assert "memory grows faster than the output" in failure.message
+            assert result.checks["mem.no-leak"] == "pass"
+
+
+def test_peak_memory_is_read_from_the_kernel_after_a_reset() -> None:
+    """The peak the kernel keeps (``VmHWM``) catches a burst no reading of the current size
+    sees, and a reset starts it afresh: a program that allocated 200 MiB and freed it before
+    the reset shows no peak, one that allocates 64 MiB after it does."""
+    import subprocess
+    import sys
+
+    from toolconform.harness.processes import reset_peak, resident_bytes
+
+    program = (
+        "import sys\n"
+        "burst = bytearray(200 * 2**20); del burst\n"
+        "print('freed', flush=True); sys.stdin.readline()\n"
+        "burst = bytearray(64 * 2**20); del burst\n"
+        "print('freed', flush=True); sys.stdin.readline()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        child.stdout.readline()
+        now = resident_bytes(child.pid)
+        assert now is not None and resident_bytes(child.pid, peak=True) > now + 150 * 2**20
+        if not reset_peak(child.pid):
+            pytest.skip("this system does not let a process's peak memory be reset")
+        assert resident_bytes(child.pid, peak=True) < now + 16 * 2**20
+        child.stdin.write("\n")
+        child.stdin.flush()
+        child.stdout.readline()
+        assert resident_bytes(child.pid, peak=True) > now + 50 * 2**20
+        assert resident_bytes(child.pid) < now + 16 * 2**20
+        child.stdin.write("\n")
+        child.stdin.flush()
+    finally:
+        child.wait(timeout=10)
+
+
 @pytest.mark.parametrize(
     ("growth", "leaks"),
     [
@@ -203,7 +266,7 @@ def test_only_a_lasting_growth_is_a_leak(monkeypatch, growth, leaks) -> None:
     adapter = load_adapter("reference")
     readings = iter(range(1000))
     monkeypatch.setattr(
-        adapter.factory, "resident_bytes", lambda: 50 * 2**20 + growth(next(readings))
+        adapter.factory, "resident_bytes", lambda peak=False: 50 * 2**20 + growth(next(readings))
     )
     try:
         result = CaseExecutor(adapter, robustness=False).run(case)

@@ -100,3 +100,35 @@ def test_round_trip_at_tag_aligned_boundaries(dialect: str) -> None:
         check_chunkings(case, pieces, drawn, exhaustive=False)
 
     round_trip()
+
+
+def test_a_request_survives_its_openai_body() -> None:
+    """Generated cases, bench workloads and ``parse`` hand a drawn request to adapters as its
+    OpenAI body: reading the body back gives the same request (thinking, template arguments
+    and a named tool choice included), so an adapter parses what the oracle parsed."""
+    from toolconform.reference import Request
+
+    tools = [{"type": "function", "function": {"name": "get_weather"}}]
+    named = {"type": "function", "function": {"name": "get_weather"}}
+
+    @settings(max_examples=EXAMPLES, deadline=None)
+    @given(
+        st.builds(
+            Request,
+            tools=st.none() | st.just(tools) | st.just([]),
+            tool_choice=st.sampled_from(["auto", "required", "none", named]),
+            thinking=st.none() | st.booleans(),
+            chat_template_kwargs=st.dictionaries(
+                st.sampled_from(["enable_thinking", "reasoning_effort"]), st.booleans() | st.text()
+            ),
+        )
+    )
+    def survives(request: Request) -> None:
+        again = Request.from_openai(request.to_openai())
+        assert (again.tools, again.tool_choice, again.chat_template_kwargs) == (
+            request.tools, request.tool_choice, request.chat_template_kwargs
+        )  # fmt: skip
+        if request.thinking is not None:
+            assert again.thinking == request.thinking
+
+    survives()

@@ -36,7 +36,7 @@ from typing import Any
 from ... import __version__
 from ..chunkings import STEP
 from ..events import AdapterOutputError
-from ..processes import cpu_seconds, kill_tree, resident_bytes
+from ..processes import cpu_seconds, kill_tree, reset_peak, resident_bytes
 from ..protocol import PROTOCOL_VERSION, problems
 from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 
@@ -349,9 +349,16 @@ class SubprocessFactory:
     def cpu_seconds(self) -> float | None:
         return self._process.cpu_seconds() if self._process is not None else None
 
-    def resident_bytes(self) -> int | None:
-        """Resident memory of the program and what it started, measured from outside."""
-        return resident_bytes(self._process.popen.pid) if self._process is not None else None
+    def resident_bytes(self, *, peak: bool = False) -> int | None:
+        """Resident memory of the program and what it started, measured from outside; with
+        ``peak``, its highest since ``reset_peak``."""
+        if self._process is None:
+            return None
+        return resident_bytes(self._process.popen.pid, peak=peak)
+
+    def reset_peak(self) -> bool:
+        """Start measuring the program's peak memory afresh; whether the system allows it."""
+        return self._process is not None and reset_peak(self._process.popen.pid)
 
     def call(
         self, kind: str, message: dict[str, Any], reply_kind: str, *, timeout: float | None = None

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...reference import Request, get_dialect
+from ...reference import get_dialect
 from ...strategies import Call, Response, get_renderer, renderer_names
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ...strategies.renderers import CALLS, MULTIPLE_CALLS, REASONING
@@ -144,21 +144,12 @@ class Workload:
         return f"{self.dialect}/{self.shape}/{self.size}"
 
 
-def _request_body(request: Request) -> dict[str, Any]:
-    body: dict[str, Any] = {}
-    if request.tools is not None:
-        body["tools"] = request.tools
-    if request.thinking is not None:
-        body["thinking"] = request.thinking
-    return body
-
-
 def _workload(
     dialect: str, shape: str, size: int, response: Response, tools: list[dict]
 ) -> Workload:
     renderer = get_renderer(dialect)
     request = renderer.request(response, tools)
-    return Workload(dialect, shape, size, renderer.render(response), _request_body(request))
+    return Workload(dialect, shape, size, renderer.render(response), request.to_openai())
 
 
 def long_string(dialect: str, size: int) -> Workload:

@@ -23,7 +23,6 @@ from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ..adapters import AdapterCrash, AdapterError, SessionSkipped, load_adapter
 from ..errors import UsageError
 from ..events import AdapterOutputError, coalesce
-from ..generated import request_body
 from ..inputs import read_chunks, read_text, read_tools
 
 
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(_as_json(reference) + "\n")
         return 0
     try:
-        result = _replay(args.adapter, args.dialect, request_body(request), chunks)
+        result = _replay(args.adapter, args.dialect, request.to_openai(), chunks)
     except ReplayFailed as failure:
         print(f"toolconform: {failure}", file=sys.stderr)
         return 1

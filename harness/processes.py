@@ -55,15 +55,41 @@ def _parents() -> dict[int, int]:
     return parents
 
 
+def _children_files() -> bool:
+    """Whether the kernel lists each thread's children (``/proc/PID/task/TID/children``,
+    ``CONFIG_PROC_CHILDREN``): walking them reads a few files per process of the tree,
+    where scanning every process on the machine reads hundreds."""
+    return (_PROC / str(os.getpid()) / "task" / str(os.getpid()) / "children").exists()
+
+
+_CHILDREN_FILES = _children_files()
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in (_PROC / str(pid) / "task").iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
 def descendants(pid: int) -> list[int]:
     """Every process below ``pid`` (children, grandchildren, …), nearest first."""
-    children: dict[int, list[int]] = {}
-    for child, parent in _parents().items():
-        children.setdefault(parent, []).append(child)
+    if _CHILDREN_FILES:
+        children_of = _children
+    else:
+        children: dict[int, list[int]] = {}
+        for child, parent in _parents().items():
+            children.setdefault(parent, []).append(child)
+
+        def children_of(parent: int) -> list[int]:
+            return children.get(parent, [])
+
     found: list[int] = []
     frontier = [pid]
     while frontier:
-        below = [child for parent in frontier for child in children.get(parent, ())]
+        below = [child for parent in frontier for child in children_of(parent)]
         found += below
         frontier = below
     return found

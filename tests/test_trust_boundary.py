@@ -278,3 +278,26 @@ def test_verify_report_finds_edits_other_adapters_and_forged_verdicts(
     module.write_text(module.read_text() + "# changed\n", encoding="utf-8")
     code, out = verify()
     assert code == 1 and "its digest differs from the report's" in out
+
+
+def test_the_process_tree_is_the_same_walked_by_children_or_by_scan(monkeypatch) -> None:
+    """A program's tree (its children and theirs) is what CPU time, memory and kill are
+    counted over: the fast walk over the kernel's children lists finds what a scan of every
+    process finds."""
+    from toolconform.harness import processes
+
+    if not processes._CHILDREN_FILES:
+        pytest.skip("this kernel does not list a thread's children in /proc")
+    tree = subprocess.Popen(
+        ["sh", "-c", "sleep 30 & sh -c 'sleep 30 & wait' & wait"], start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while len(walked := descendants(tree.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(walked) == 3
+        monkeypatch.setattr(processes, "_CHILDREN_FILES", False)
+        assert sorted(descendants(tree.pid)) == sorted(walked)
+    finally:
+        processes.kill_tree(tree.pid)
+        tree.wait(timeout=10)

@@ -101,11 +101,13 @@ UNSUPPORTED, DECLARED, ADAPTER = "unsupported", "declared", "adapter"
 
 
 class _LadderBroken(Exception):
-    """A timed run did not complete (an error, a crash): there is nothing to time."""
+    """A timed run did not complete (an error, a crash, a hang): there is nothing to time,
+    and the size it broke at is one the correctness checks have not seen."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, size: int) -> None:
         super().__init__(run.error)
         self.run = run
+        self.size = size
 
 
 class _LateSkip(Exception):
@@ -712,15 +714,20 @@ class CaseExecutor:
             if run.outcome == TIMEOUT and (run.error or "").startswith(_OVER_BUDGET):
                 raise scaling.Exceeded(run.cpu_seconds / max(run.progress, 1e-3))
             if run.outcome != OK:
-                raise _LadderBroken(run)
+                raise _LadderBroken(run, size)
             peaks.record(size)
             load[0] = run.seconds / max(run.cpu_seconds, 1e-6)
             return run.cpu_seconds
 
         try:
             verdict = scaling.confirm(sizes, seconds_at, scaling.measure(sizes, seconds_at))
-        except _LadderBroken:
-            return  # the run's own failure is the correctness checks' to report
+        except _LadderBroken as broken:
+            # It failed at a size the correctness checks did not see (past some length it
+            # raises, crashes or hangs): that size is checked as the largest is, so the
+            # failure is reported, never taken for a pass with nothing timed.
+            text, expectations = case.sized(broken.size)
+            self._run_case(case, text, expectations, result, only=(broken.run.chunking,))
+            return
         self._check_peak_memory(case, peaks, result)
         text, expectations = case.sized(largest)
         self._run_case(case, text, expectations, result, only=())

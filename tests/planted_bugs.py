@@ -511,3 +511,22 @@ def raises_when_cut_in_a_call(dialect, request):
 
 
 raises_when_cut_in_a_call.endings = ("step", "with-last-chunk", "length")  # type: ignore[attr-defined]
+
+
+class _FailsOnLongOutputs(_Wrapped):
+    """Raises once a response passes 20,000 characters: a fixed-size buffer, a recursion
+    limit, an index that overflows. Short outputs are right; only a long one shows it."""
+
+    def __init__(self, dialect, request):
+        super().__init__(dialect, request)
+        self.length = 0
+
+    def feed(self, text, token_ids=None):
+        self.length += len(text)
+        if self.length > 20_000:
+            raise OverflowError("the response buffer holds 20,000 characters")
+        return super().feed(text, token_ids)
+
+
+def fails_on_long_outputs(dialect, request):
+    return _FailsOnLongOutputs(dialect, request)

@@ -212,6 +212,19 @@ def test_a_parser_that_keeps_every_buffer_state_takes_quadratic_memory() -> None
             assert result.checks["mem.no-leak"] == "pass"
 
 
+def test_a_parser_that_fails_only_on_long_outputs_fails_its_pathological_case() -> None:
+    """Right at a case's smallest size, raising past 20,000 characters: the ladder breaks
+    at the first size above that. The run that broke it is a failure of that size (it was
+    taken for a pass with nothing timed: no failure, no ``perf.linear``)."""
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    assert len(case.sized(case.scaling.sizes[0])[0]) < 20_000  # its correctness size passes
+    result = run(planted_bugs.fails_on_long_outputs, case)
+    failure = failure_of(result, "run.no-error")
+    assert "OverflowError" in failure.message
+    assert sum(len(chunk) for chunk in failure.chunking.chunks) > 20_000
+    assert "perf.linear" not in result.checks
+
+
 def test_peak_memory_is_read_from_the_kernel_after_a_reset() -> None:
     """The peak the kernel keeps (``VmHWM``) catches a burst no reading of the current size
     sees, and a reset starts it afresh: a program that allocated 200 MiB and freed it before

@@ -364,3 +364,21 @@ def test_a_cut_call_reported_as_complete_fails_certify(capsys, tmp_path: Path) -
         capsys, *cases("qwen25/invalid/truncated-arguments"), "--report", str(tmp_path / "ref")
     )
     assert status == 0 and not report(tmp_path / "ref")["failures"]
+
+
+def test_a_parser_that_breaks_only_at_long_sizes_fails_certify(capsys, tmp_path: Path) -> None:
+    """Right at a pathological case's smallest size, raising past 20,000 characters: the
+    size the timing ladder broke at is a failure of the case, and the gate fails (it used
+    to pass, nothing timed and nothing failed)."""
+    status, _, _ = certify(
+        capsys,
+        "--adapter",
+        f"{BUG}:fails_on_long_outputs",
+        *cases("qwen3/pathological/long-string-argument"),
+        "--report",
+        str(tmp_path / "bug"),
+    )
+    data = report(tmp_path / "bug")
+    assert status == 1
+    assert [f["check"] for f in data["failures"]] == ["run.no-error"]
+    assert "OverflowError" in data["failures"][0]["message"]

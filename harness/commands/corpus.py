@@ -14,7 +14,7 @@ from ...reference import Request, get_dialect
 from ..cases import KINDS, LEVELS, Expectation
 from ..corpus_build import build, corpus_root, load_compiled, skeleton
 from ..errors import UsageError
-from ..events import FinalResult, Snapshot, coalesce, events_from_snapshots
+from ..events import FinalResult
 from ..execution import CaseResult
 from ..inputs import read_text, read_tools
 from ..listing import add_format_argument, print_json, print_table
@@ -171,14 +171,8 @@ def run_new(args: argparse.Namespace) -> int:
     if thinking is not None:
         request["thinking"] = thinking
     parsed = dialect.new_parser(Request.from_openai(request)).parse_complete(output)
-    message = {
-        "content": parsed.content,
-        "reasoning_content": parsed.reasoning_content,
-        "tool_calls": [call.to_openai() for call in parsed.tool_calls],
-    }
-    result: FinalResult = coalesce([events_from_snapshots(Snapshot(), Snapshot.from_json(message))])
-    result.reasoning = parsed.reasoning_content
-    text = skeleton(args.dialect, args.kind, output, request, Expectation.from_result(result))
+    expectation = Expectation.from_result(FinalResult.from_parsed(parsed))
+    text = skeleton(args.dialect, args.kind, output, request, expectation)
     if args.print:
         sys.stdout.write(text)
         return 0

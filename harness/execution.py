@@ -791,10 +791,9 @@ class CaseExecutor:
         """``mem.linear``: the memory one response takes at its peak is bounded by a linear
         function of the output — at most ``_PEAK_PER_CHARACTER`` bytes per character above
         what the program held before, and at least ``_PEAK_FLOOR``. Judged at the largest
-        size the ladder timed: a parser that keeps a copy of
-        the text so far on every chunk (until the session ends, so ``mem.no-leak`` passes)
-        takes memory quadratic in the output, and exceeds any such bound at a size of tens
-        of kilobytes."""
+        size the ladder timed: a parser that keeps a copy of the text so far on every chunk
+        (until the session ends, so ``mem.no-leak`` passes) takes memory quadratic in the
+        output, and exceeds any such bound at a size of tens of kilobytes."""
         if not peaks.readings:
             return  # not measurable here (no /proc, or no timed run completed)
         size = max(peaks.readings)

@@ -204,6 +204,35 @@ class CaseResult:
     runs: int = 0
     seconds: float = 0.0
 
+    def fail(
+        self,
+        case: Case,
+        check: str,
+        message: str,
+        chunking: Chunking,
+        *,
+        status: str = "fail",
+        expected: Any = None,
+        actual: Any = None,
+    ) -> None:
+        """Record ``check`` as failed, with its one failure, at the level it counts at in
+        ``case``: the failures judged outside the chunking runs (measurements of timed runs,
+        a worker lost) are built here."""
+        self.checks[check] = "fail"
+        self.failures.append(
+            Failure(
+                case=case.id,
+                dialect=case.dialect,
+                check=check,
+                level=effective_level(BY_ID[check], case),
+                status=status,
+                message=message,
+                chunking=chunking,
+                expected=expected,
+                actual=actual,
+            )
+        )
+
 
 @contextmanager
 def feed_limit(seconds: float | None) -> Iterator[None]:
@@ -734,12 +763,11 @@ class CaseExecutor:
         if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
             return
-        _measured_failure(
+        result.fail(
             case,
-            result,
             "perf.linear",
             verdict.describe(),
-            f"<{len(text)} characters (size {largest}) in ~4-character chunks>",
+            _timing(f"<{len(text)} characters (size {largest}) in ~4-character chunks>"),
             expected={"max_exponent": scaling.SUPER_LINEAR},
             actual={
                 "exponent": round(verdict.exponent or 0.0, 3),
@@ -775,14 +803,13 @@ class CaseExecutor:
                 result.checks.setdefault("mem.no-leak", "pass")
                 return
         growth = _retained_growth(readings)
-        _measured_failure(
+        result.fail(
             case,
-            result,
             "mem.no-leak",
             f"the adapter program still grew by {growth / 2**10:.0f} KiB with each response of "
             f"{len(text)} characters after {len(readings)} responses (allowed "
             f"{allowed / 2**10:.0f} KiB): it keeps what ended sessions saw",
-            f"<{len(text)} characters in ~4-character chunks, {len(readings)} times>",
+            _timing(f"<{len(text)} characters in ~4-character chunks, {len(readings)} times>"),
             expected={"max_growth_per_response": allowed},
             actual={"resident_bytes": readings},
         )
@@ -803,14 +830,13 @@ class CaseExecutor:
         if growth <= allowed:
             result.checks.setdefault("mem.linear", "pass")
             return
-        _measured_failure(
+        result.fail(
             case,
-            result,
             "mem.linear",
             f"one response of {characters} characters took {growth / 2**20:.1f} MiB at its peak, "
             f"above what the program held before (allowed {allowed / 2**20:.1f} MiB: "
             f"{_PEAK_PER_CHARACTER} bytes per character): memory grows faster than the output",
-            f"<{characters} characters (size {size}) in ~4-character chunks>",
+            _timing(f"<{characters} characters (size {size}) in ~4-character chunks>"),
             expected={"max_peak_growth": allowed},
             actual={"peak_growth": {str(s): peak for s, peak in sorted(peaks.readings.items())}},
         )
@@ -839,32 +865,10 @@ def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
     return pieces, BoundarySource(chunking.family, lambda text: pieces, chunking.tokenizer)
 
 
-def _measured_failure(
-    case: Case,
-    result: CaseResult,
-    check: str,
-    message: str,
-    description: str,
-    *,
-    expected: dict[str, Any],
-    actual: dict[str, Any],
-) -> None:
-    """A failure of a check judged from measurements of timed runs (``perf.linear``, the
-    ``mem.*`` checks): its chunking is described, not listed (thousands of chunks)."""
-    result.checks[check] = "fail"
-    result.failures.append(
-        Failure(
-            case=case.id,
-            dialect=case.dialect,
-            check=check,
-            level=effective_level(BY_ID[check], case),
-            status="fail",
-            message=message,
-            chunking=Chunking("timing", (description,)),
-            expected=expected,
-            actual=actual,
-        )
-    )
+def _timing(description: str) -> Chunking:
+    """The chunking of a failure judged from timed runs: described, not listed (thousands of
+    ~4-character chunks)."""
+    return Chunking("timing", (description,))
 
 
 class _PeakMemory:

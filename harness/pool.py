@@ -22,9 +22,9 @@ from typing import Any
 from .adapters import AdapterCrash
 from .adapters.subprocess import Launch
 from .cases import Case
-from .checks import BY_ID, CRASH, TIMEOUT, Outcome, effective_level
+from .checks import CRASH, TIMEOUT, Outcome
 from .chunkings import Chunking, ChunkingModel
-from .execution import CaseExecutor, CaseResult, Failure
+from .execution import CaseExecutor, CaseResult
 from .processes import become_subreaper, kill_tree
 
 
@@ -224,18 +224,8 @@ def _start(worker: _Worker, ready: list, now: float) -> bool | None:
 
 def _lost(case: Case, outcome: Outcome, message: str) -> CaseResult:
     """The result of a case whose worker had to be killed or died."""
-    check, status = outcome.check, outcome.status
     result = CaseResult(case.id, case.dialect, case.kind, case.level)
-    result.checks[check] = "fail"
-    result.failures.append(
-        Failure(
-            case=case.id,
-            dialect=case.dialect,
-            check=check,
-            level=effective_level(BY_ID[check], case),
-            status=status,
-            message=message,
-            chunking=Chunking("case", (case.output,)),
-        )
+    result.fail(
+        case, outcome.check, message, Chunking("case", (case.output,)), status=outcome.status
     )
     return result

@@ -604,7 +604,7 @@ class CaseExecutor:
                 continue
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
-            result.failures.append(self._failure(case, check, run, message, expectations))
+            _record_run_failure(result, case, check, run, message, expectations)
 
     def sources(self, dialect: str) -> list[BoundarySource]:
         model = self.chunking_models.get(dialect)
@@ -680,32 +680,6 @@ class CaseExecutor:
                 cuts, run, message = trial_cuts, trial_run, trial_message
             position -= 1
         return run, message
-
-    def _failure(
-        self,
-        case: Case,
-        check: str,
-        run: Run,
-        message: str,
-        expectations: tuple[Expectation, ...],
-    ) -> Failure:
-        status = Outcome(run.outcome).status
-        expected = (
-            expectations[0].to_json()
-            if len(expectations) == 1
-            else [e.to_json() for e in expectations]
-        )
-        return Failure(
-            case=case.id,
-            dialect=case.dialect,
-            check=check,
-            level=effective_level(BY_ID[check], case),
-            status=status,
-            message=message,
-            chunking=run.chunking,
-            expected=expected,
-            actual=run.result.to_json() if run.result is not None else None,
-        )
 
     # ----------------------------------------------------------------- pathological cases
 
@@ -863,6 +837,31 @@ def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
         for chunk, chunk_ids in zip(chunking.chunks, ids, strict=True)
     ]
     return pieces, BoundarySource(chunking.family, lambda text: pieces, chunking.tokenizer)
+
+
+def _record_run_failure(
+    result: CaseResult,
+    case: Case,
+    check: str,
+    run: Run,
+    message: str,
+    expectations: tuple[Expectation, ...],
+) -> None:
+    """A check failed by one run: what was expected (every acceptable result) and what the
+    run gave."""
+    expected = (
+        expectations[0].to_json() if len(expectations) == 1 else [e.to_json() for e in expectations]
+    )
+    actual = run.result.to_json() if run.result is not None else None
+    result.fail(
+        case,
+        check,
+        message,
+        run.chunking,
+        status=Outcome(run.outcome).status,
+        expected=expected,
+        actual=actual,
+    )
 
 
 def _timing(description: str) -> Chunking:

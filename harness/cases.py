@@ -149,6 +149,12 @@ class Case:
             origin=data.get("origin", "corpus"),
         )
 
+    def characters_at(self, size: int) -> int:
+        """The length of a pathological case's output at one size (without building it)."""
+        assert self.scaling is not None
+        growth = len(self.scaling.unit) * size - len(self.scaling.placeholder)
+        return len(self.output) + growth * self.output.count(self.scaling.placeholder)
+
     def sized(self, size: int) -> tuple[str, tuple[Expectation, ...]]:
         """A pathological case's output and expectations at one size."""
         assert self.scaling is not None

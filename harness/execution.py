@@ -464,6 +464,19 @@ def complete_result(adapter: Adapter, case: Case, text: str) -> tuple[FinalResul
     return coalesce([events_from_snapshots(Snapshot(), snapshot)]), ""
 
 
+def ladder_sizes(case: Case, mode: str) -> list[int]:
+    """The sizes a pathological case is timed at: the ladder between its own two sizes, and
+    in full mode continued (each twice the last) until the output is at least
+    ``scaling.FULL_CHARACTERS`` long — the fitted exponent then covers the sizes where a
+    super-linear term dominates a parser's per-character cost."""
+    assert case.scaling is not None
+    sizes = scaling.ladder(*case.scaling.sizes)
+    if mode == "full":
+        while case.characters_at(sizes[-1]) < scaling.FULL_CHARACTERS:
+            sizes.append(sizes[-1] * scaling.STEP)
+    return sizes
+
+
 class CaseExecutor:
     """Runs cases against one adapter (inside a worker process, or in-process for pytest)."""
 
@@ -692,14 +705,14 @@ class CaseExecutor:
         pass the budget — caught, not waited for.
         """
         assert case.scaling is not None
-        smallest, largest = case.scaling.sizes
+        sizes = ladder_sizes(case, self.mode)
+        smallest, largest = sizes[0], sizes[-1]
         text, expectations = case.sized(smallest)
         self._run_case(case, text, expectations, result)
         if result.checks.get("run.no-timeout") == "fail":
             return  # it hung already: timing it says nothing more
         self._check_retained_memory(case, text, result)
-        sizes = scaling.ladder(smallest, largest)
-        chunkings = {size: self._timing_chunking(case, case.sized(size)[0]) for size in sizes}
+        chunkings: dict[int, Chunking] = {}  # cut when first timed: a stopped ladder cuts less
         peaks = _PeakMemory(self.adapter.factory)
 
         load = [_WALL_PER_CPU]  # wall seconds per CPU second of the last run
@@ -708,9 +721,12 @@ class CaseExecutor:
             # The program stops itself by the wall clock; the ladder counts CPU time. On a
             # loaded machine the first is a multiple of the second: give it that multiple.
             wall_limit = None if limit is None else limit * max(_WALL_PER_CPU, 2 * load[0])
+            chunking = chunkings.get(size)
+            if chunking is None:
+                chunking = chunkings[size] = self._timing_chunking(case, case.sized(size)[0])
             peaks.start()
             run = feed_chunking(
-                self.adapter, case, chunkings[size], timed=True, budget=wall_limit,
+                self.adapter, case, chunking, timed=True, budget=wall_limit,
                 feed_timeout=self.feed_timeout,
             )  # fmt: skip
             result.runs += 1
@@ -723,7 +739,10 @@ class CaseExecutor:
             return run.cpu_seconds
 
         try:
-            verdict = scaling.confirm(sizes, seconds_at, scaling.measure(sizes, seconds_at))
+            cap = scaling.FULL_CAP if self.mode == "full" else scaling.CAP
+            verdict = scaling.confirm(
+                sizes, seconds_at, scaling.measure(sizes, seconds_at, cap=cap), cap=cap
+            )
         except _LadderBroken as broken:
             # It failed at a size the correctness checks did not see (past some length it
             # raises, crashes or hangs): that size is checked as the largest is, so the

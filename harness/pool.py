@@ -27,13 +27,18 @@ from .chunkings import Chunking, ChunkingModel
 from .execution import CaseExecutor, CaseResult
 from .processes import become_subreaper, kill_tree
 
+#: Seconds one case may take, by mode: full mode times each pathological case up to a
+#: megabyte of output (``scaling.FULL_CHARACTERS``, a budget of up to ``FULL_CAP``) after
+#: many more chunkings of its smallest size.
+CASE_TIMEOUT = {"quick": 300.0, "full": 900.0}
+
 
 @dataclass(frozen=True)
 class PoolConfig:
     adapter_spec: str
     mode: str = "quick"
     jobs: int = 1
-    case_timeout: float = 300.0
+    case_timeout: float = CASE_TIMEOUT["quick"]
     feed_timeout: float = 10.0
     robustness: bool = True
     #: How each dialect's outputs are cut, as the parent decided it for the whole run.

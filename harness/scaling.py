@@ -28,6 +28,8 @@ SUPER_LINEAR = 1.3
 NOISE_FLOOR = 0.02
 #: The step ratio of the ladder, and how many sizes it has from the smallest to the largest.
 STEP = 2
+#: The sizes at the top of a long ladder that are also judged on their own (a ×8 span).
+TOP = 4
 
 
 def fit_exponent(points: Sequence[tuple[float, float]]) -> float | None:
@@ -66,7 +68,14 @@ class Verdict:
 
     @property
     def exponent(self) -> float | None:
-        return fit_exponent(self.points)
+        """The fitted exponent, and on a ladder of more than ``TOP`` sizes the larger of it
+        and the exponent of its top ``TOP`` sizes: a quadratic term that is small beside the
+        per-character cost at the smaller sizes (a copy of the text so far on every chunk)
+        bends the curve only at the top, and a fit over a ×128 ladder averages it away."""
+        whole = fit_exponent(self.points)
+        if whole is None or len(self.points) <= TOP:
+            return whole
+        return max(whole, fit_exponent(self.points[-TOP:]) or whole)
 
     @property
     def linear(self) -> bool:
@@ -89,6 +98,9 @@ class Verdict:
             if exponent is not None
             else f"too few sizes to judge ({measured})"
         )
+        whole = fit_exponent(self.points)
+        if exponent is not None and whole is not None and exponent > whole:
+            text += f" (size^{exponent:.2f} over the top {TOP} sizes, size^{whole:.2f} over all)"
         if self.stopped_before is not None:
             text += (
                 f"; stopped before size {self.stopped_before}: it would have taken longer "
@@ -103,12 +115,18 @@ def two_sizes(small: float, large: float, growth: float) -> Verdict:
     return Verdict(points=[(1.0, small), (growth, large)])
 
 
-#: The ladder's budget: this many times its first two steps (a linear parser's whole ladder
-#: costs about 12× them), never less than ``FLOOR`` seconds; the second step may take
-#: ``SECOND_STEP`` times the first (a quadratic parser takes 4×); a measurement longer than
-#: ``LONG`` seconds is not repeated (noise is small beside it); and the budget is at most
-#: ``CAP`` seconds, so a slow parser is judged on fewer sizes rather than waited for.
-FACTOR, FLOOR, SECOND_STEP, LONG, CAP = 12.0, 2.0, 10.0, 1.0, 30.0
+#: The ladder's budget: this many times its first two steps (a linear parser's ×8 ladder
+#: costs 5× them), and on a longer ladder ``MARGIN`` times what a linear parser's whole
+#: ladder costs, extrapolated from the first two; never less than ``FLOOR`` seconds. The
+#: second step may take ``SECOND_STEP`` times the first (a quadratic parser takes 4×); a
+#: measurement longer than ``LONG`` seconds is not repeated (noise is small beside it); and
+#: the budget is at most ``CAP`` seconds (``FULL_CAP`` for full mode's long ladders), so a
+#: slow parser is judged on fewer sizes rather than waited for.
+FACTOR, MARGIN, FLOOR, SECOND_STEP, LONG, CAP = 12.0, 2.4, 2.0, 10.0, 1.0, 30.0
+FULL_CAP = 180.0
+#: The output a full-mode ladder reaches at least, in characters: a quadratic step that is
+#: small beside a parser's per-character cost at tens of kilobytes dominates at a megabyte.
+FULL_CHARACTERS = 2**20
 
 
 class Exceeded(Exception):
@@ -124,7 +142,7 @@ class Exceeded(Exception):
 Measurement = Callable[[int, float | None], float]
 
 
-def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
+def measure(sizes: Sequence[int], seconds_at: Measurement, *, cap: float = CAP) -> Verdict:
     """Time each size until the ladder ends or its next step would pass the budget.
 
     ``seconds_at(size, limit)`` runs one measurement and returns its seconds, or raises
@@ -145,7 +163,8 @@ def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
         elif position >= 2:
             if position == 2:
                 first_two = sum(seconds for _, seconds in verdict.points)
-                verdict.budget = min(CAP, max(FLOOR, FACTOR * first_two))
+                linear = first_two / (sizes[0] + sizes[1]) * sum(sizes)
+                verdict.budget = min(cap, max(FLOOR, FACTOR * first_two, MARGIN * linear))
             exponent = max(verdict.exponent or 1.0, 1.0)
             last_size, last_seconds = verdict.points[-1]
             predicted = last_seconds * (size / last_size) ** exponent
@@ -178,7 +197,9 @@ def measure(sizes: Sequence[int], seconds_at: Measurement) -> Verdict:
 CONFIRM_BELOW = 2.2
 
 
-def confirm(sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict) -> Verdict:
+def confirm(
+    sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict, *, cap: float = CAP
+) -> Verdict:
     """A borderline super-linear ``verdict`` measured again: every size once per round,
     round after round (a change in the machine's load then slows every size alike), best of
     three rounds. A ladder stopped below ``CONFIRM_BELOW`` runs once more first (a load
@@ -189,7 +210,7 @@ def confirm(sizes: Sequence[int], seconds_at: Measurement, verdict: Verdict) -> 
     if verdict.linear or exponent is None or exponent >= CONFIRM_BELOW:
         return verdict
     if verdict.stopped_before is not None:
-        again = measure(sizes, seconds_at)
+        again = measure(sizes, seconds_at, cap=cap)
         if again.stopped_before is not None:
             return min(verdict, again, key=lambda v: v.exponent or math.inf)
         if again.linear or (again.exponent or math.inf) >= CONFIRM_BELOW:

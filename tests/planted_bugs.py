@@ -456,6 +456,25 @@ def keeps_every_prefix(dialect, request):
     return _KeepsEveryPrefix(dialect, request)
 
 
+class _CopiesTheTextSoFar(_Wrapped):
+    """Copies the text so far on every chunk (a snapshot kept beside the buffer, so the
+    copy is never done in place): O(n²) work whose quadratic term is a memory copy — small
+    beside the parsing at tens of kilobytes, and the whole cost at a megabyte."""
+
+    def __init__(self, dialect, request):
+        super().__init__(dialect, request)
+        self.text = self.snapshot = ""
+
+    def feed(self, text, token_ids=None):
+        self.text = self.snapshot + text
+        self.snapshot = self.text
+        return super().feed(text, token_ids)
+
+
+def copies_the_text_so_far(dialect, request):
+    return _CopiesTheTextSoFar(dialect, request)
+
+
 class _IgnoresTextWithFinish(_Wrapped):
     """Ends the stream without reading the text that came with the end: a server's finish
     path that flushes the parser but never parses the chunk carrying ``finish_reason``."""

@@ -130,7 +130,7 @@ def test_filters_and_search_change_what_is_visible(page, sample: Path) -> None:
     assert not page.is_visible("details.case[data-dialect=deepseek_v3]")
     page.select_option("select[data-filter=kind]", "impl")
     assert shown(page) == ["qwen3/impl/second-think"]
-    page.click("#reset")
+    page.click("#clear")
     page.fill("#search", "valueerror: boom")
     assert shown(page) == ["glm45/invalid/broken"]
     assert "q=valueerror" in page.url  # the state is in the address
@@ -138,7 +138,7 @@ def test_filters_and_search_change_what_is_visible(page, sample: Path) -> None:
     page.select_option("select[data-filter=check]", "result.calls")
     page.select_option("select[data-filter=level]", "must")
     assert shown(page) == ["deepseek_v3/valid/one-call"]
-    page.click("#reset")
+    page.click("#clear")
     assert shown(page) == everything
 
 

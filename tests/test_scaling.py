@@ -131,6 +131,53 @@ def test_a_slow_parser_is_judged_on_fewer_sizes_within_the_cap() -> None:
     assert sum(spent) <= scaling.CAP + 2 * (2 + 4)  # the first two steps, then the cap
 
 
+LONG_LADDER = scaling.ladder(8_000, 8_000 * 128)  # full mode's: tens of kilobytes to a megabyte
+
+
+def test_a_linear_parser_completes_a_long_ladder_and_a_quadratic_one_is_stopped() -> None:
+    """Before, the budget was 12× the first two steps whatever the ladder's length: a linear
+    parser's ×128 ladder costs 85× them, so it was stopped halfway and judged on the sizes
+    where a quadratic term is still small beside the per-character cost."""
+    linear_cost: list[float] = []
+    verdict = scaling.measure(LONG_LADDER, parser(1.0, 1e-5, spent=linear_cost), cap=1e9)
+    assert verdict.linear and verdict.stopped_before is None
+    assert [size for size, _ in verdict.points] == LONG_LADDER
+    quadratic_cost: list[float] = []
+    quadratic = scaling.measure(
+        LONG_LADDER, parser(2.0, 1e-5 / 8_000, spent=quadratic_cost), cap=1e9
+    )  # the same time as the linear one at the first size
+    assert not quadratic.linear and quadratic.stopped_before is not None
+    assert sum(quadratic_cost) < 3 * sum(linear_cost)
+
+
+def test_a_quadratic_term_at_the_top_of_a_long_ladder_fails_it() -> None:
+    """A copy of the text so far on every chunk: 15 % of the time at the fourth size of a
+    ×128 ladder, the whole cost at its top. Fitted over all sizes it measured 1.22 on the
+    reference with that bug planted (``tests/planted_bugs.py:copies_the_text_so_far``, full
+    mode, qwen3) and passed; judged on the top sizes as well it fails."""
+
+    def copies(size: int, limit: float | None) -> float:
+        return 1e-6 * size + 1e-6 / 64_000 * 0.15 * size**2
+
+    verdict = scaling.measure(LONG_LADDER, copies, cap=1e9)
+    assert verdict.stopped_before is None
+    assert scaling.fit_exponent(verdict.points) < scaling.SUPER_LINEAR  # the old judgement
+    assert not verdict.linear
+    assert "over the top 4 sizes" in verdict.describe()
+    # A linear parser, noise and all, is judged the same way: a short ladder as before.
+    assert scaling.measure(LONG_LADDER, parser(1.0, 1e-6), cap=1e9).linear
+    assert scaling.measure(SIZES, copies).exponent == scaling.fit_exponent(
+        scaling.measure(SIZES, copies).points
+    )
+
+
+def test_the_cap_bounds_a_long_ladder() -> None:
+    spent: list[float] = []
+    verdict = scaling.measure(LONG_LADDER, parser(1.0, 1e-4, spent=spent), cap=60.0)
+    assert verdict.budget == 60.0 and verdict.stopped_before is not None
+    assert sum(spent) <= 60.0 + 2 * (0.8 + 1.6)  # the first two steps, then the cap
+
+
 def test_two_sizes_are_judged_by_the_ladders_bound():
     """The fuzzer's and triage's verdict (an input, and the same bytes with longer
     repetitions) is the ladder's: the exponent fitted through the two points."""
@@ -147,3 +194,20 @@ def test_times_below_the_noise_floor_are_not_judged():
     assert not scaling.two_sizes(0.0001, 0.01, 8).superlinear(floor=scaling.NOISE_FLOOR)
     # a zero reading cannot be fitted: not linear
     assert scaling.two_sizes(0.0, 0.5, 8).superlinear(floor=scaling.NOISE_FLOOR)
+
+
+def test_full_mode_times_every_pathological_case_up_to_a_megabyte() -> None:
+    """Quick mode times a case between its own two sizes; full mode continues the ladder
+    until the output is a megabyte long (issue 19: the largest size ≥ 1 MB in full mode)."""
+    from toolconform.harness.cases import load_cases
+    from toolconform.harness.execution import ladder_sizes
+
+    cases = [case for case in load_cases() if case.scaling is not None]
+    assert cases
+    for case in cases:
+        quick, full = ladder_sizes(case, "quick"), ladder_sizes(case, "full")
+        assert (quick[0], quick[-1]) == case.scaling.sizes
+        assert full[: len(quick)] == quick and len(full) >= 3
+        assert case.characters_at(full[-1]) == len(case.sized(full[-1])[0])
+        assert case.characters_at(full[-1]) >= scaling.FULL_CHARACTERS
+        assert case.characters_at(full[-2]) < scaling.FULL_CHARACTERS or full == quick

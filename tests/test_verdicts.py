@@ -227,6 +227,25 @@ def test_reproduce_lines_reproduce_the_same_failures(
         assert got == {pair for pair in want}, line
 
 
+def test_full_mode_gives_a_case_the_time_its_megabyte_ladder_takes(capsys, tmp_path: Path) -> None:
+    """Full mode times pathological cases up to a megabyte: its cases' default limit is
+    longer, recorded in the report, and a reproduce line does not pin the quick default."""
+    status, _, _ = certify(
+        capsys, "--full", "--adapter", f"{BUG}:empty_string_arguments", "--dialect", "qwen25",
+        "--case", "qwen25/valid/no-arguments*", "--generated", "0", "--report", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert status == 1
+    data = report(tmp_path / "r")
+    assert data["options"]["case_timeout"] == 900
+    lines = {failure["reproduce"] for failure in data["failures"]}
+    assert lines and all("--full" in line and "--case-timeout" not in line for line in lines)
+    status, _, _ = certify(
+        capsys, "--adapter", f"{BUG}:empty_string_arguments", "--case", "qwen25/valid/no-arguments*",
+        "--generated", "0", "--report", str(tmp_path / "quick"),
+    )  # fmt: skip
+    assert report(tmp_path / "quick")["options"]["case_timeout"] == 300
+
+
 def test_messages_are_text_and_the_verdict_goes_to_stdout(capsys, tmp_path: Path) -> None:
     status, out, err = certify(
         capsys, "--adapter", f"{BUG}:drops_text_after_block", *cases(*AFTER_BLOCK)

@@ -44,6 +44,9 @@ from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 HELLO_TIMEOUT = 60.0
 #: Seconds any other single request may take (the per-feed limit is usually lower).
 REQUEST_TIMEOUT = 120.0
+#: The longest single wait for a reply, in seconds (a longer deadline is waited out in
+#: slices of it).
+_SELECT_SLICE = 3600.0
 #: The sandbox tool (Debian package ``bubblewrap``).
 BWRAP = "bwrap"
 
@@ -209,7 +212,9 @@ class _Process:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ProtocolCrash(f"no reply within {timeout:g} s")
-            if not self._selector.select(remaining):
+            # Waited for in slices: poll(2) takes at most ~24 days, and a deadline of a
+            # feed timeout per chunk of a megabyte's chunks is further away than that.
+            if not self._selector.select(min(remaining, _SELECT_SLICE)):
                 continue
             assert self.popen.stdout is not None
             data = os.read(self.popen.stdout.fileno(), 1 << 20)

@@ -38,7 +38,7 @@ from ..execution import CaseResult, Failure
 from ..expectations import GENERATED_PREFIX, Expectations, write_expectations
 from ..identity import adapter_identity
 from ..junit import render_junit
-from ..pool import PoolConfig, run_cases
+from ..pool import CASE_TIMEOUT, PoolConfig, run_cases
 from ..processes import contained, kill_strays
 from ..report import (
     GATING_LEVELS,
@@ -100,7 +100,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         dest="mode",
         action="store_const",
         const="full",
-        help="every two-way split and character split, more random groupings and searches",
+        help="every two-way split and character split, more random groupings and searches;"
+        " pathological cases timed up to a megabyte of output",
     )
     parser.set_defaults(mode="quick")
     parser.add_argument(
@@ -171,9 +172,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--case-timeout",
         type=float,
-        default=300.0,
         metavar="S",
-        help="seconds one case may take (default 300)",
+        help="seconds one case may take (default 300; 900 with --full, which times each"
+        " pathological case up to a megabyte of output)",
     )
     parser.add_argument(
         "--memory-limit",
@@ -459,6 +460,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError("--update-expectations needs --expectations FILE (the file to write)")
     if args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs} must be at least 1")
+    if args.case_timeout is None:
+        args.case_timeout = CASE_TIMEOUT[args.mode]
     for name in ("feed_timeout", "case_timeout"):
         value = getattr(args, name)
         if not math.isfinite(value) or value <= 0:
@@ -590,7 +593,7 @@ def reproduce_command(adapter: str, failure: Failure, options: dict[str, object]
         argv += ["--generated", str(options["generated"])]
     if options["corpus"] is not None:
         argv += ["--corpus", str(options["corpus"])]
-    for name, default in (("feed_timeout", 10.0), ("case_timeout", 300.0)):
+    for name, default in (("feed_timeout", 10.0), ("case_timeout", CASE_TIMEOUT[options["mode"]])):
         if options[name] != default:
             argv += ["--" + name.replace("_", "-"), f"{options[name]:g}"]
     environment = [

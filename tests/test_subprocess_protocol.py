@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ PLAIN = CASES["qwen3/valid/stray-think-close-in-content"]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) -> None:
+def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("TOOLCONFORM_VALIDATE_PROTOCOL", "1")
     adapter = f"cmd:node {ROOT / 'examples' / 'node-adapter' / 'adapter.mjs'}"
     # The example holds each call until its close tag: its stream.progressive failures are
@@ -43,9 +44,17 @@ def test_the_node_adapter_certifies_through_the_protocol(capsys, monkeypatch) ->
             "--jobs",
             "1",
             "--no-robustness",
+            "--report",
+            str(tmp_path),
         ]
     )
-    assert status == 0, capsys.readouterr().err
+    report = json.loads((tmp_path / "report.json").read_text())
+    unexpected = [
+        f"{f['case']} {f['check']}: {f['message'][:300]}"
+        for f in report["failures"]
+        if not f["expected_failure"]
+    ]
+    assert status == 0, "\n".join(report["gate"]["reasons"] + unexpected)
 
 
 def test_a_well_behaved_program_passes_with_validated_messages() -> None:

@@ -164,6 +164,19 @@ def test_a_huge_output_fails_its_case_and_the_run_goes_on(capsys, tmp_path: Path
     assert PLAIN not in by_case  # the other case ran, and passed
 
 
+def test_a_long_request_allows_a_proportionally_long_reply(capsys, tmp_path: Path) -> None:
+    """A reply may be longer than the output limit when its request is: a megabyte's chunks
+    give a megabyte's deltas back (full mode's timed runs are 13 MiB for the reference). The
+    timed runs of a long string argument reply more than 50 KiB, never 32 times their
+    request."""
+    status, data, _ = certify(
+        capsys, tmp_path / "r", "--adapter", "reference", "--output-limit", "0.05",
+        "--case", "qwen3/pathological/long-string-argument",
+    )  # fmt: skip
+    assert status == 0, [f["message"] for f in data["failures"]]
+    assert data["totals"]["cases"] == 3 and not data["failures"]
+
+
 def test_fake_log_lines_do_not_reach_the_harness_output(capsys, tmp_path: Path) -> None:
     status, _, out = certify(
         capsys, tmp_path / "r", "--adapter", f"{HOSTILE}:prints_fake_log_lines"

@@ -44,6 +44,10 @@ from .base import Adapter, AdapterCrash, AdapterError, SessionSkipped
 HELLO_TIMEOUT = 60.0
 #: Seconds any other single request may take (the per-feed limit is usually lower).
 REQUEST_TIMEOUT = 120.0
+#: How many bytes of reply each byte of a request allows beyond the output limit: the
+#: reference's deltas of a 1 MiB output in ~4-character chunks (a full-mode timed run) are
+#: up to 13 MiB, 3.7× their request; an engine's more verbose deltas several times more.
+REPLY_PER_REQUEST_BYTE = 32
 #: The longest single wait for a reply, in seconds (a longer deadline is waited out in
 #: slices of it).
 _SELECT_SLICE = 3600.0
@@ -73,7 +77,7 @@ class Launch:
 
     #: Bytes of address space per program (``RLIMIT_AS``); ``None``: unlimited.
     memory_limit: int | None = 8 * 2**30
-    #: Bytes one reply may hold.
+    #: Bytes one reply may hold (a long request allows more: ``REPLY_PER_REQUEST_BYTE``).
     output_limit: int = 16 * 2**20
     #: Run the program under bubblewrap (no network, read-only but its scratch directory).
     sandbox: bool = False
@@ -192,14 +196,16 @@ class _Process:
             self.popen.stdin.flush()
         except (BrokenPipeError, OSError):
             raise ProtocolCrash(self._died("while writing a request")) from None
-        reply = self._read_reply(timeout)
+        # A reply may be as long as the output limit, or as its request times
+        # ``REPLY_PER_REQUEST_BYTE``: a megabyte's chunks give a megabyte's deltas back.
+        limit = max(self.launch.output_limit, REPLY_PER_REQUEST_BYTE * len(line))
+        reply = self._read_reply(timeout, limit)
         if reply.get("id") != message["id"]:
             raise ProtocolCrash(f"reply id {reply.get('id')!r} to request id {message['id']}")
         return reply
 
-    def _read_reply(self, timeout: float) -> dict[str, Any]:
+    def _read_reply(self, timeout: float, limit: int) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
-        limit = self.launch.output_limit
         while True:
             end = self._buffer.find(b"\n", self._scanned)
             if end >= 0:

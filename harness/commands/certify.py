@@ -188,8 +188,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=16.0,
         metavar="MIB",
-        help="the largest reply an adapter program may send, in MiB (default 16): a larger "
-        "one fails its case (run.output-limit) and the run goes on",
+        help="the largest reply an adapter program may send, in MiB (default 16; a reply to "
+        "a longer request may be 32 times that request): a larger one fails its case "
+        "(run.output-limit) and the run goes on",
     )
     parser.add_argument(
         "--sandbox",

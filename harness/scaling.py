@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 #: report marks it ⚠). A linear parser measures 0.9–1.1 on a ×8 ladder in CPU time, up to
 #: about 1.25 on a shared machine under load; O(n log n) about 1.1; O(n²) about 2.
 SUPER_LINEAR = 1.3
-#: CPU seconds below which the fuzzer and triage do not judge a measurement: timer
-#: resolution and scheduling noise are of that order on a shared machine.
+#: CPU seconds below which a measurement says nothing about growth: timer resolution and
+#: scheduling noise are of that order on a shared machine. The fuzzer and triage do not
+#: judge one; certify's ladder repeats a run until its measurement is at least this long.
 NOISE_FLOOR = 0.02
 #: The step ratio of the ladder, and how many sizes it has from the smallest to the largest.
 STEP = 2

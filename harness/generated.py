@@ -5,7 +5,10 @@ hostile argument values, unknown names, tool blocks in reasoning, text after blo
 every dialect that has a renderer. The reference parser is the oracle: a generated case
 expects what the reference parses from the rendered text (and the round-trip tests prove
 that equals the generated response). Drawing is derandomized, so a run with the same count
-and the same Hypothesis version draws the same cases; a generated case's id
+and the same Hypothesis version draws the same cases — from the same command: Hypothesis
+mixes literals of the *local* modules loaded so far into its draws (an editable install's
+toolconform modules are local), so a process that imported other modules first, such as a
+pytest worker, may draw others (an open problem: the notes of 2026-12-03). A generated case's id
 (``generated/<dialect>/<digest>``) is a digest of its output and request, so it names the
 same case whatever else was drawn — a report's reproduce line, or an expectations entry,
 means exactly that case.

@@ -771,18 +771,18 @@ class CaseExecutor:
         if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
             return
-        runs = f" (each time is of {repeat[0]} runs)" if repeat[0] > 1 else ""
+        repeated = f" (each time is of {repeat[0]} runs)" if repeat[0] > 1 else ""
         result.fail(
             case,
             "perf.linear",
-            verdict.describe() + runs,
+            verdict.describe() + repeated,
             _timing(f"<{len(text)} characters (size {largest}) in ~4-character chunks>"),
             expected={"max_exponent": scaling.SUPER_LINEAR},
             actual={
                 "exponent": round(verdict.exponent or 0.0, 3),
                 "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
                 "stopped_before": verdict.stopped_before,
-                "runs_per_measurement": max(repeat[0], 1),
+                "runs_per_measurement": repeat[0],
             },
         )
 

@@ -8,7 +8,7 @@ that equals the generated response). Drawing is derandomized, so a run with the 
 and the same Hypothesis version draws the same cases — from the same command: Hypothesis
 mixes literals of the *local* modules loaded so far into its draws (an editable install's
 toolconform modules are local), so a process that imported other modules first, such as a
-pytest worker, may draw others (an open problem: the notes of 2026-12-03). A generated case's id
+pytest worker, may draw others. A generated case's id
 (``generated/<dialect>/<digest>``) is a digest of its output and request, so it names the
 same case whatever else was drawn — a report's reproduce line, or an expectations entry,
 means exactly that case.

@@ -36,7 +36,7 @@ def test_the_node_adapter_certifies_through_the_protocol(tmp_path) -> None:
     # draw depends on which tests ran before it (harness/generated.py). One worker: a second
     # worker's load on a 2-core machine would skew the timed ladders.
     command = [str(Path(sys.executable).with_name("toolconform")), "certify"]
-    status = subprocess.run(
+    completed = subprocess.run(
         [
             *command, "--adapter", adapter, "--dialect", "qwen25", "--expectations",
             str(expectations), "--jobs", "1", "--no-robustness", "--report", str(tmp_path),
@@ -44,14 +44,15 @@ def test_the_node_adapter_certifies_through_the_protocol(tmp_path) -> None:
         env={**os.environ, "TOOLCONFORM_VALIDATE_PROTOCOL": "1"},
         capture_output=True,
         check=False,
-    ).returncode  # fmt: skip
+    )  # fmt: skip
+    assert (tmp_path / "report.json").exists(), completed.stderr[-2000:]
     report = json.loads((tmp_path / "report.json").read_text())
     unexpected = [
         f"{f['case']} {f['check']}: {f['message'][:300]}"
         for f in report["failures"]
         if not f["expected_failure"]
     ]
-    assert status == 0, "\n".join(report["gate"]["reasons"] + unexpected)
+    assert completed.returncode == 0, "\n".join(report["gate"]["reasons"] + unexpected)
 
 
 def test_a_well_behaved_program_passes_with_validated_messages() -> None:

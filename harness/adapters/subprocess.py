@@ -189,10 +189,10 @@ class _Process:
         if self.launch.validate:
             found = problems(kind, message)
             assert not found, f"the harness built an invalid {kind}: {found}"
-        line = json.dumps(message, ensure_ascii=False) + "\n"
+        line = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
         try:
             assert self.popen.stdin is not None
-            self.popen.stdin.write(line.encode("utf-8", "surrogatepass"))
+            self.popen.stdin.write(line)
             self.popen.stdin.flush()
         except (BrokenPipeError, OSError):
             raise ProtocolCrash(self._died("while writing a request")) from None

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from toolconform.harness.adapters import load_adapter
 from toolconform.harness.cases import Case
 from toolconform.harness.chunkings import Chunking
+from toolconform.harness.cli import main
+from toolconform.harness.commands.corpus import _unrecorded
+from toolconform.harness.corpus_build import corpus_root
+from toolconform.harness.errors import UsageError
 from toolconform.harness.events import Call, FinalResult
 from toolconform.harness.execution import CaseExecutor, feed_chunking
-from toolconform.harness.generated import generated_cases
+from toolconform.harness.generated import RECORD, RECORDED, generated_cases, recorded
 from toolconform.reference import Request, get_dialect
 from toolconform.strategies.chunking import fixed_size, tag_aligned_boundaries
 
@@ -30,6 +40,74 @@ def test_a_generated_case_id_names_its_content_whatever_else_was_drawn() -> None
     assert all(case.id.startswith("generated/qwen3/") for case in more)
     # A larger draw begins with the smaller one; the ids, being digests, agree on it.
     assert [(c.id, c.output) for c in few] == [(c.id, c.output) for c in more[: len(few)]]
+
+
+_DRAW_IDS = (
+    "import json, sys\n"
+    "from toolconform.harness.generated import generated_cases\n"
+    "print(json.dumps([c.id for c in generated_cases(sys.argv[1], 3)]))\n"
+)
+
+
+def test_generated_cases_do_not_depend_on_what_the_process_loaded() -> None:
+    """Hypothesis mixes literals of the local modules loaded so far into its draws, so a live
+    draw gave a pytest worker, another adapter or another install other cases than the
+    command the expectations were recorded from (stop 24's red CI). Before the record, the
+    third qwen25 case was 56d6ebc70e here and a5f8d0d12c after importing certify's modules;
+    recorded, it is the same whatever else is loaded."""
+    drawn = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", preamble + _DRAW_IDS, "qwen25"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        for preamble in ("", "import toolconform.harness.commands.certify\n")
+    ]
+    assert drawn[0] == drawn[1]
+    assert drawn[0] == [entry["id"] for entry in recorded(corpus_root())["qwen25"][:3]]
+
+
+def test_more_generated_cases_than_are_recorded_is_a_usage_error_not_a_live_draw() -> None:
+    with pytest.raises(UsageError, match="toolconform corpus draw --count 26"):
+        generated_cases("qwen3", RECORDED + 1)
+
+
+def test_every_dialect_with_a_renderer_has_its_generated_cases_recorded(tmp_path: Path) -> None:
+    assert _unrecorded(corpus_root()) == []
+    lines = (corpus_root() / RECORD).read_text(encoding="utf-8").split("\n")
+    (tmp_path / RECORD).write_text(
+        "".join(line + "\n" for line in lines if line and '"dialect": "qwen3"' not in line),
+        encoding="utf-8",
+    )
+    (problem,) = _unrecorded(tmp_path)
+    assert "0 of 25 round trips of qwen3" in problem and "draw --dialect qwen3" in problem
+
+
+def test_drawing_more_keeps_what_is_recorded_in_its_place(tmp_path: Path) -> None:
+    kept = [
+        line
+        for line in (corpus_root() / RECORD).read_text(encoding="utf-8").split("\n")
+        if '"dialect": "hermes"' in line
+    ][:2]
+    (tmp_path / RECORD).write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    assert (
+        main(["corpus", "draw", "--root", str(tmp_path), "--dialect", "hermes", "--count", "5"])
+        == 0
+    )
+    grown = (tmp_path / RECORD).read_text(encoding="utf-8").split("\n")[:-1]
+    assert grown[:2] == kept and len(grown) == 5
+    assert len({json.loads(line)["id"] for line in grown}) == 5  # distinct round trips
+
+
+def test_a_hand_edited_record_entry_is_refused(tmp_path: Path) -> None:
+    entry = json.loads((corpus_root() / RECORD).read_text(encoding="utf-8").split("\n")[0])
+    entry["output"] += " "
+    (tmp_path / RECORD).write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="does not match its output and request"):
+        recorded(tmp_path)
 
 
 def test_the_reference_passes_its_generated_cases_and_a_planted_bug_does_not() -> None:

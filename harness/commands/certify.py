@@ -152,8 +152,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--generated",
         type=int,
         metavar="N",
-        help="also N cases per dialect drawn by the strategies, the reference as oracle "
-        "(default: 3 with --quick, 25 with --full; 0 for the corpus only)",
+        help="also the first N recorded generated cases per dialect (round trips drawn by the "
+        "strategies, corpus/generated.jsonl), the reference as oracle "
+        "(default: 3 with --quick, 25 with --full, the most recorded; 0 for the corpus only)",
     )
     parser.add_argument(
         "--jobs",

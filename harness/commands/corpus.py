@@ -16,6 +16,7 @@ from ..corpus_build import build, corpus_root, load_compiled, skeleton
 from ..errors import UsageError
 from ..events import FinalResult
 from ..execution import CaseResult
+from ..generated import RECORD, RECORDED, record, recorded
 from ..inputs import read_text, read_tools
 from ..listing import add_format_argument, print_json, print_table
 from ..pool import PoolConfig, run_cases
@@ -74,6 +75,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     new.add_argument("output", metavar="OUTPUT", help="model output file, or - for stdin")
     new.set_defaults(run=run_new)
 
+    draw = actions.add_parser(
+        "draw",
+        help=f"grow the record of generated cases (corpus/{RECORD})",
+        description=(
+            "Draw round trips with the strategies (derandomized Hypothesis) and record them "
+            f"in corpus/{RECORD}, the cases certify's --generated runs. What is recorded stays "
+            "where it is, so expectations files keep naming the same cases; only dialects with "
+            "fewer than --count are drawn for. Their expected results are not recorded: the "
+            "reference computes them when the cases are loaded."
+        ),
+    )
+    draw.add_argument(
+        "--count",
+        type=int,
+        default=RECORDED,
+        metavar="N",
+        help=f"round trips per dialect (default {RECORDED}, full mode's --generated)",
+    )
+    draw.add_argument(
+        "--dialect",
+        action="append",
+        metavar="NAME",
+        help="draw for this dialect only (repeatable; default: every dialect with a renderer)",
+    )
+    draw.add_argument("--root", type=Path, help="corpus folder (default: the package's)")
+    draw.set_defaults(run=run_draw)
+
     stats = actions.add_parser("stats", help="case counts by dialect × kind × level")
     stats.add_argument("--root", type=Path, help="corpus folder (default: the package's)")
     add_format_argument(stats)
@@ -119,7 +147,8 @@ def run_validate(args: argparse.Namespace) -> int:
     root = args.root or corpus_root()
     console = Console(stderr=True)
     jsonl, manifest_text, problems = build(root)
-    for problem in problems:
+    unrecorded = _unrecorded(root)
+    for problem in [*problems, *unrecorded]:
         console.print(f"[red]✗[/] {problem}", highlight=False)
     cases = load_compiled(jsonl)
     failures: list[str] = []
@@ -149,10 +178,23 @@ def run_validate(args: argparse.Namespace) -> int:
             f"[red]✗[/] corpus/dist is out of date ({', '.join(stale)}): "
             "run toolconform corpus build"
         )
-    bad = len(problems) + len(failures) + (1 if stale and not problems else 0)
+    bad = len(problems) + len(unrecorded) + len(failures) + (1 if stale and not problems else 0)
     verdict = "[green]valid[/]" if not bad else f"[red]{bad} problem(s)[/]"
     console.print(f"{verdict}: {len(cases)} cases checked")
     return 0 if not bad else 1
+
+
+def _unrecorded(root: Path) -> list[str]:
+    """Dialects with a renderer whose generated cases are not all recorded."""
+    from ...strategies import renderer_names
+
+    draws = recorded(root)
+    return [
+        f"{RECORD}: {len(draws.get(name, []))} of {RECORDED} round trips of {name} are "
+        f"recorded: run toolconform corpus draw --dialect {name}"
+        for name in renderer_names()
+        if len(draws.get(name, [])) < RECORDED
+    ]
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -183,6 +225,29 @@ def run_new(args: argparse.Namespace) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     Console(stderr=True).print(f"wrote {path}: review it, then run toolconform corpus build")
+    return 0
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    from ...strategies import renderer_names
+
+    if args.count < 1:
+        raise UsageError(f"--count {args.count} must be at least 1")
+    rendered = renderer_names()
+    for name in args.dialect or ():
+        if name not in rendered:
+            raise UsageError(
+                f"dialect {name!r} has no renderer; dialects with one: {', '.join(rendered)}"
+            )
+    root = args.root or corpus_root()
+    console = Console(stderr=True)
+    with console.status(f"drawing up to {args.count} round trips per dialect"):
+        added = record(root, args.count, args.dialect or rendered)
+    grown = {name: count for name, count in added.items() if count}
+    console.print(
+        f"{sum(grown.values())} round trip(s) added to {root / RECORD}"
+        + (f" ({', '.join(f'{name} {count}' for name, count in grown.items())})" if grown else "")
+    )
     return 0
 
 

@@ -491,8 +491,13 @@ class CaseExecutor:
         robustness: bool = True,
         families: frozenset[str] | None = None,
         chunking_models: Iterable[ChunkingModel] = (),
+        on_progress: Callable[[CaseResult], None] | None = None,
     ) -> None:
         self.adapter = adapter
+        #: Receives the result so far after each stage of a case (its chunkings, each
+        #: measurement): a worker sends it to the parent, so that a case killed at its
+        #: wall-clock limit keeps the failures its earlier stages found.
+        self.on_progress = on_progress
         #: dialect → its chunking model as the run decided it (else decided here, lazily).
         self.chunking_models = {model.dialect: model for model in chunking_models}
         self.mode = mode
@@ -620,6 +625,11 @@ class CaseExecutor:
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             _record_run_failure(result, case, check, run, message, expectations)
+        self._progress(result)
+
+    def _progress(self, result: CaseResult) -> None:
+        if self.on_progress is not None:
+            self.on_progress(result)
 
     def sources(self, dialect: str) -> list[BoundarySource]:
         model = self.chunking_models.get(dialect)
@@ -714,6 +724,7 @@ class CaseExecutor:
         if result.checks.get("run.no-timeout") == "fail":
             return  # it hung already: timing it says nothing more
         self._check_retained_memory(case, text, result)
+        self._progress(result)
         chunkings: dict[int, Chunking] = {}  # cut when first timed: a stopped ladder cuts less
         peaks = _PeakMemory(self.adapter.factory)
 
@@ -767,24 +778,25 @@ class CaseExecutor:
             return
         self._check_peak_memory(case, peaks, result)
         text, expectations = case.sized(largest)
-        self._run_case(case, text, expectations, result, only=())
         if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
-            return
-        repeated = f" (each time is of {repeat[0]} runs)" if repeat[0] > 1 else ""
-        result.fail(
-            case,
-            "perf.linear",
-            verdict.describe() + repeated,
-            _timing(f"<{len(text)} characters (size {largest}) in ~4-character chunks>"),
-            expected={"max_exponent": scaling.SUPER_LINEAR},
-            actual={
-                "exponent": round(verdict.exponent or 0.0, 3),
-                "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
-                "stopped_before": verdict.stopped_before,
-                "runs_per_measurement": repeat[0],
-            },
-        )
+        else:
+            repeated = f" (each time is of {repeat[0]} runs)" if repeat[0] > 1 else ""
+            result.fail(
+                case,
+                "perf.linear",
+                verdict.describe() + repeated,
+                _timing(f"<{len(text)} characters (size {largest}) in ~4-character chunks>"),
+                expected={"max_exponent": scaling.SUPER_LINEAR},
+                actual={
+                    "exponent": round(verdict.exponent or 0.0, 3),
+                    "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
+                    "stopped_before": verdict.stopped_before,
+                    "runs_per_measurement": repeat[0],
+                },
+            )
+        self._progress(result)  # the whole response at the largest size may be what hangs
+        self._run_case(case, text, expectations, result, only=())
 
     def _check_retained_memory(self, case: Case, text: str, result: CaseResult) -> None:
         """``mem.no-leak``: the same response parsed again and again must not grow the

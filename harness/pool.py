@@ -4,8 +4,9 @@ A parser under test may raise, hang in C code, allocate without bound or kill it
 Each worker (trusted: the checks and the oracle) owns one adapter program (untrusted: the
 parser) and runs one case at a time; the parent gives each case a wall-clock budget, kills
 and replaces a worker that exceeds it or dies — with its adapter program and everything that
-started — records the case as a timeout or crash, and goes on. Workers start with ``spawn``
-so that the parent's threads (the progress display) are never forked.
+started — records the case as a timeout or crash, with the failures its finished stages
+found (a worker reports its result so far after each stage), and goes on. Workers start
+with ``spawn`` so that the parent's threads (the progress display) are never forked.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class PoolConfig:
 
 #: What a worker sends once its adapter is loaded: only then do its cases' clocks start.
 READY = "ready"
+#: The tag of a case's result so far, sent after each of its stages (then the result).
+PARTIAL = "partial"
 #: Seconds a worker may take to start and load its adapter.
 STARTUP_TIMEOUT = 300.0
 #: Times a worker that cannot start is replaced before its case is recorded as lost.
@@ -76,6 +79,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
         feed_timeout=config.feed_timeout,
         robustness=config.robustness,
         chunking_models=config.chunking_models,
+        on_progress=lambda result: connection.send((PARTIAL, result)),
     )
     connection.send(READY)
     try:
@@ -97,6 +101,8 @@ class _Worker:
         self.process.start()
         child.close()
         self.case: Case | None = None
+        #: The case's result as of its last finished stage.
+        self.partial: CaseResult | None = None
         self.started = 0.0
         self.ready = False
         self.born = time.monotonic()
@@ -106,6 +112,7 @@ class _Worker:
 
     def give(self, case: Case) -> None:
         self.case = case
+        self.partial = None
         self.started = time.monotonic()
         self.connection.send(case)
 
@@ -165,21 +172,31 @@ def run_cases(
                 if worker.case is None:
                     continue
                 case = worker.case
+                partial = worker.partial
                 if worker.connection in ready:
                     try:
-                        on_result(worker.connection.recv())
-                        worker.case = None
+                        message = worker.connection.recv()
+                        if isinstance(message, tuple) and message[0] == PARTIAL:
+                            worker.partial = message[1]
+                        else:
+                            on_result(message)
+                            worker.case = None
                         continue
                     except (EOFError, OSError):
-                        on_result(_lost(case, CRASH, _exit_text(worker.process)))
+                        on_result(_lost(case, CRASH, _exit_text(worker.process), partial))
                 elif now - worker.started > config.case_timeout:
                     on_result(
-                        _lost(case, TIMEOUT, f"the case took longer than {config.case_timeout:g} s")
+                        _lost(
+                            case,
+                            TIMEOUT,
+                            f"the case took longer than {config.case_timeout:g} s",
+                            partial,
+                        )
                     )
                 elif worker.process.is_alive():
                     continue
                 else:
-                    on_result(_lost(case, CRASH, _exit_text(worker.process)))
+                    on_result(_lost(case, CRASH, _exit_text(worker.process), partial))
                 worker.case = None
                 worker.stop(kill=True)
                 workers[index] = _Worker(context, config)
@@ -227,9 +244,14 @@ def _start(worker: _Worker, ready: list, now: float) -> bool | None:
     return False
 
 
-def _lost(case: Case, outcome: Outcome, message: str) -> CaseResult:
-    """The result of a case whose worker had to be killed or died."""
-    result = CaseResult(case.id, case.dialect, case.kind, case.level)
+def _lost(
+    case: Case, outcome: Outcome, message: str, partial: CaseResult | None = None
+) -> CaseResult:
+    """The result of a case whose worker had to be killed or died: what its finished
+    stages found (``partial``), and the timeout or crash."""
+    result = partial or CaseResult(case.id, case.dialect, case.kind, case.level)
+    if any(failure.check == outcome.check for failure in result.failures):
+        return result  # one failure per check and case: a stage's own timeout or crash
     result.fail(
         case, outcome.check, message, Chunking("case", (case.output,)), status=outcome.status
     )

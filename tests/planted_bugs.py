@@ -549,3 +549,27 @@ class _FailsOnLongOutputs(_Wrapped):
 
 def fails_on_long_outputs(dialect, request):
     return _FailsOnLongOutputs(dialect, request)
+
+
+class _LosesContentThenHangsOnLongOutputs(_Wrapped):
+    """Drops every content delta, and once a response passes 20,000 characters hangs where
+    no per-feed timer reaches it: wrong at every size, and a case that only the case's
+    wall-clock limit ends."""
+
+    def __init__(self, dialect, request):
+        super().__init__(dialect, request)
+        self.length = 0
+
+    def feed(self, text, token_ids=None):
+        self.length += len(text)
+        if self.length > 20_000:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(3600)
+        return super().feed(text, token_ids)
+
+    def transform(self, deltas):
+        return [delta for delta in deltas if "content" not in delta]
+
+
+def loses_content_then_hangs_on_long_outputs(dialect, request):
+    return _LosesContentThenHangsOnLongOutputs(dialect, request)

@@ -71,6 +71,28 @@ def test_a_worker_that_hangs_or_dies_is_recorded_and_the_run_goes_on() -> None:
     assert len(results) == 4
 
 
+def test_a_case_killed_at_its_limit_keeps_the_failures_found_before() -> None:
+    """The worker reports its result after each stage of a case, so the parent that kills it
+    at the case's wall-clock limit records what the finished stages found, not the timeout
+    alone (before: a pathological case past its limit lost its wrong results; vLLM's
+    published report had four such cases)."""
+    case = CASES["qwen3/pathological/content-full-of-angle-brackets"]  # 6.5 KB to 52 KB
+    config = PoolConfig(
+        adapter_spec=f"{BUG}:loses_content_then_hangs_on_long_outputs",
+        jobs=1,
+        case_timeout=30,
+        feed_timeout=600,  # only the case limit can end the hang
+        robustness=False,
+    )
+    got = []
+    run_cases([case], config, got.append)
+    (result,) = got
+    failed = {(f.check, f.status) for f in result.failures}
+    assert ("run.no-timeout", "timeout") in failed
+    assert ("result.content", "fail") in failed, failed
+    assert result.checks["result.content"] == "fail" and result.runs > 0
+
+
 def test_the_reference_certifies_clean(capsys, tmp_path: Path) -> None:
     status, err = certify(capsys, "--dialect", "qwen25", "--report", str(tmp_path / "report"))
     assert status == 0, err

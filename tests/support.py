@@ -7,7 +7,8 @@ the complete parse, and the expected result.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,3 +77,22 @@ def tools(*names: str) -> list[dict[str, Any]]:
 
 def arguments_value(raw: str) -> Any:
     return json.loads(raw)
+
+
+#: The bound on a time ratio at 8× the size: a linear parser measures about 8, a quadratic
+#: one about 64; three times linear leaves room for a shared, noisy machine.
+LINEAR_RATIO = 24
+
+
+def cpu_ratio_of(
+    small: Callable[[], object], large: Callable[[], object], rounds: int = 5
+) -> float:
+    """Best CPU time of ``large()`` over that of ``small()``, measured alternately: CPU time
+    of this process, interleaved, so that other load on the machine slows both alike."""
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for position, work in enumerate((small, large)):
+            start = time.process_time()
+            work()
+            best[position] = min(best[position], time.process_time() - start)
+    return best[1] / max(best[0], 1e-9)

@@ -1,0 +1,364 @@
+"""The harness catches each planted bug with the right check and a minimal chunking.
+
+Every adapter in ``tests/planted_bugs.py`` is the reference parser with one fault. For each,
+the harness must blame the check that names the fault, show a chunking of the fewest chunks
+that exhibits it, and leave the reference itself clean on the same cases.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolconform.harness.adapters import Adapter, load_in_process
+from toolconform.harness.cases import Case, Expectation, ExpectedCall, load_cases
+from toolconform.harness.execution import CaseExecutor, CaseResult
+
+from .. import planted_bugs
+
+CORPUS = {case.id: case for case in load_cases()}
+BUGS = "tests.planted_bugs"
+
+
+def run(factory, case: Case, **options) -> CaseResult:
+    adapter = Adapter.from_factory(factory.__name__, factory)
+    return CaseExecutor(adapter, robustness=False, **options).run(case)
+
+
+def failure_of(result: CaseResult, check: str):
+    found = [f for f in result.failures if f.check == check]
+    assert found, f"{check} not failed; failures: {[(f.check, f.message) for f in result.failures]}"
+    return found[0]
+
+
+def think_case() -> Case:
+    return Case(
+        id="test/valid/split-think",
+        dialect="test_multitoken_think",
+        kind="valid",
+        level="must",
+        description="</think> spans three tokens",
+        output="<think>plan</think>Sure.",
+        expectations=(Expectation("Sure.", "plan"),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("factory", "case_id", "check", "max_chunks"),
+    [
+        (planted_bugs.drops_text_after_block, "qwen3/valid/text-after-block", "result.content", 1),
+        (
+            planted_bugs.streams_name_in_pieces,
+            "qwen3/valid/single-call-after-content",
+            "calls.name-once",
+            1,
+        ),
+        (
+            planted_bugs.leaks_tag_prefix,
+            "internlm/valid/open-tag-two-tokens",
+            "text.no-protocol-leak",
+            2,
+        ),
+        (
+            planted_bugs.sparse_indices,
+            "qwen3/valid/unknown-name-filtered",
+            "calls.dense-indices",
+            1,
+        ),
+        (
+            planted_bugs.empty_string_arguments,
+            "qwen3/valid/no-arguments-field",
+            "calls.arguments-object",
+            1,
+        ),
+        (
+            planted_bugs.fresh_id_per_fragment,
+            "qwen3/valid/single-call-after-content",
+            "calls.stable-id",
+            1,
+        ),
+        (
+            planted_bugs.one_id_for_all_calls,
+            "qwen25/valid/sequential-calls",
+            "calls.unique-ids",
+            1,
+        ),
+        (
+            planted_bugs.raises_on_one_chunking,
+            "qwen3/valid/single-call-after-content",
+            "run.no-error",
+            2,
+        ),
+    ],
+)
+def test_planted_bug_is_caught_by_the_right_check(factory, case_id, check, max_chunks) -> None:
+    case = CORPUS[case_id]
+    assert not run(load_in_process("reference").factory, case).failures
+    failure = failure_of(run(factory, case), check)
+    assert len(failure.chunking.chunks) <= max_chunks, failure.chunking.chunks
+    assert "".join(failure.chunking.chunks) == case.output
+
+
+def test_content_held_back_to_the_end_is_caught_as_not_progressive() -> None:
+    case = CORPUS["qwen25/valid/text-after-block"]
+    assert not run(load_in_process("reference").factory, case).failures
+    result = run(planted_bugs.holds_back_content, case)
+    assert {failure.check for failure in result.failures} == {"stream.progressive"}
+    assert "content lags the oracle" in failure_of(result, "stream.progressive").message
+
+
+def test_a_missed_split_think_is_caught_at_the_token_boundary_inside_it() -> None:
+    case = think_case()
+    assert not run(load_in_process("reference").factory, case).failures
+    result = run(planted_bugs.misses_split_think, case)
+    for check in ("result.reasoning", "result.content", "text.no-protocol-leak"):
+        failure = failure_of(result, check)
+        first, second = failure.chunking.chunks
+        assert first.endswith(("</", "</think")) and second.startswith(("think>", ">"))
+
+
+def test_quadratic_reparsing_is_caught_by_the_scaling_case() -> None:
+    """The reference passes and the quadratic re-parser fails. The reference is timed up to
+    37 KB: in-process, on the ×8 ladder that suffices for the bug (1–9 KB), its times are
+    a few milliseconds of the pytest worker's CPU, and once (the whole suite, on 2 busy cores) they
+    measured super-linear; the failure message shows what was measured."""
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+
+    def grown(sizes: tuple[int, int]) -> Case:
+        scaling = type(base.scaling)("@@", "lorem ipsum dolor ", sizes)
+        return Case(**{**base.__dict__, "scaling": scaling})
+
+    reference = run(load_in_process("reference").factory, grown((64, 2048)))
+    assert "perf.linear" not in {f.check for f in reference.failures}, [
+        (f.check, f.message) for f in reference.failures
+    ]
+    failure = failure_of(run(planted_bugs.reparses_prefix, grown((64, 512))), "perf.linear")
+    assert failure.actual["exponent"] > 1.5, failure.message
+
+
+def test_a_super_linear_parser_is_stopped_at_the_large_size_not_waited_for() -> None:
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+    # Quadratic re-parsing of ~37 KB in ~4-character chunks would need many minutes.
+    scaling = type(base.scaling)("@@", "lorem ipsum dolor ", (64, 2048))
+    case = Case(**{**base.__dict__, "scaling": scaling})
+    result = run(planted_bugs.reparses_prefix, case)
+    failure = failure_of(result, "perf.linear")
+    assert "stopped before size" in failure.message
+    assert failure.actual["stopped_before"] < 2048  # well before the largest size
+    assert "run.no-timeout" not in {f.check for f in result.failures}
+
+
+def test_arguments_held_until_the_call_closes_are_not_progressive() -> None:
+    value = "a long value streamed as it arrives " * 6
+    text = (
+        '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "'
+        + value
+        + '"}}\n</tool_call>'
+    )
+    case = Case(
+        id="qwen3/valid/long-value",
+        dialect="qwen3",
+        kind="valid",
+        level="must",
+        description="a long string argument",
+        output=text,
+        request={"tools": [{"type": "function", "function": {"name": "write_file"}}],
+                 "thinking": False},
+        expectations=(
+            Expectation(
+                "", None, (ExpectedCall("write_file", {"path": "a.txt", "content": value}),)
+            ),
+        ),
+    )  # fmt: skip
+    assert not run(load_in_process("reference").factory, case).failures
+    failure = failure_of(
+        run(planted_bugs.holds_arguments_until_the_end, case), "stream.progressive"
+    )
+    assert "call arguments lag the oracle" in failure.message
+
+
+def test_memory_kept_across_responses_or_within_one_fails_its_own_check() -> None:
+    """Each parser in a program of its own (memory is measured from outside). One that keeps
+    every response leaks (``mem.no-leak``). One that keeps every buffer state of a response
+    frees it when the session ends (no leak) and copying memory is fast (``perf.linear``
+    mostly passes it), but it takes hundreds of megabytes at the peak of one 72 KB
+    response: only ``mem.linear`` sees it. The reference passes both."""
+    from toolconform.harness.adapters import load_adapter
+
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    results = {}
+    for spec in ("reference", f"{BUGS}:keeps_every_chunk_forever", f"{BUGS}:keeps_every_prefix"):
+        adapter = load_adapter(spec)
+        try:
+            results[spec.rpartition(":")[2]] = CaseExecutor(adapter, robustness=False).run(case)
+        finally:
+            adapter.close()
+    checks = {
+        name: (r.checks["mem.no-leak"], r.checks["mem.linear"]) for name, r in results.items()
+    }
+    assert checks == {
+        "reference": ("pass", "pass"),
+        "keeps_every_chunk_forever": ("fail", "pass"),
+        "keeps_every_prefix": ("pass", "fail"),
+    }, {name: r.failures for name, r in results.items()}
+    failure = failure_of(results["keeps_every_prefix"], "mem.linear")
+    peaks = failure.actual["peak_growth"]
+    assert peaks[max(peaks, key=int)] > failure.expected["max_peak_growth"]
+    assert "memory grows faster than the output" in failure.message
+
+
+def test_a_parser_that_fails_only_on_long_outputs_fails_its_pathological_case() -> None:
+    """Right at a case's smallest size, raising past 20,000 characters: the ladder breaks
+    at the first size above that. The run that broke it is a failure of that size (it was
+    taken for a pass with nothing timed: no failure, no ``perf.linear``)."""
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    assert len(case.sized(case.scaling.sizes[0])[0]) < 20_000  # its correctness size passes
+    result = run(planted_bugs.fails_on_long_outputs, case)
+    failure = failure_of(result, "run.no-error")
+    assert "OverflowError" in failure.message
+    assert sum(len(chunk) for chunk in failure.chunking.chunks) > 20_000
+    assert "perf.linear" not in result.checks
+
+
+def test_peak_memory_is_read_from_the_kernel_after_a_reset() -> None:
+    """The peak the kernel keeps (``VmHWM``) catches a burst no reading of the current size
+    sees, and a reset starts it afresh: a program that allocated 200 MiB and freed it before
+    the reset shows no peak, one that allocates 64 MiB after it does."""
+    import subprocess
+    import sys
+
+    from toolconform.harness.processes import reset_peak, resident_bytes
+
+    program = (
+        "import sys\n"
+        "burst = bytearray(200 * 2**20); del burst\n"
+        "print('freed', flush=True); sys.stdin.readline()\n"
+        "burst = bytearray(64 * 2**20); del burst\n"
+        "print('freed', flush=True); sys.stdin.readline()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        child.stdout.readline()
+        now = resident_bytes(child.pid)
+        assert now is not None and resident_bytes(child.pid, peak=True) > now + 150 * 2**20
+        if not reset_peak(child.pid):
+            pytest.skip("this system does not let a process's peak memory be reset")
+        assert resident_bytes(child.pid, peak=True) < now + 16 * 2**20
+        child.stdin.write("\n")
+        child.stdin.flush()
+        child.stdout.readline()
+        assert resident_bytes(child.pid, peak=True) > now + 50 * 2**20
+        assert resident_bytes(child.pid) < now + 16 * 2**20
+        child.stdin.write("\n")
+        child.stdin.flush()
+    finally:
+        child.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("growth", "leaks"),
+    [
+        # a garbage-collected heap: grows 1 MiB per response for 12 responses, then levels off
+        (lambda n: 2**20 * min(n, 12), False),
+        # a leak: grows 1 MiB per response as long as it runs
+        (lambda n: 2**20 * n, True),
+    ],
+)
+def test_only_a_lasting_growth_is_a_leak(monkeypatch, growth, leaks) -> None:
+    from toolconform.harness.adapters import load_adapter
+
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    adapter = load_adapter("reference")
+    readings = iter(range(1000))
+    monkeypatch.setattr(
+        adapter.factory, "resident_bytes", lambda peak=False: 50 * 2**20 + growth(next(readings))
+    )
+    try:
+        result = CaseExecutor(adapter, robustness=False).run(case)
+    finally:
+        adapter.close()
+    assert result.checks["mem.no-leak"] == ("fail" if leaks else "pass"), result.failures
+
+
+def test_a_hang_is_a_timeout_and_stops_the_case() -> None:
+    case = CORPUS["qwen3/invalid/truncated-arguments"]
+    result = run(planted_bugs.hangs, case, feed_timeout=0.2)
+    failure = failure_of(result, "run.no-timeout")
+    assert failure.status == "timeout" and len(failure.chunking.chunks) == 1
+    assert result.runs == 1  # one timeout settles the case
+
+
+def test_a_first_fragment_without_type_breaks_identity_first() -> None:
+    case = Case(
+        id="qwen3/valid/x",
+        dialect="qwen3",
+        kind="valid",
+        level="must",
+        description="",
+        output='<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+        request={"thinking": False},
+        expectations=(Expectation("", None, (ExpectedCall("f", {}),)),),
+    )
+
+    def no_type(dialect, request):
+        session = planted_bugs._Wrapped(dialect, request)
+        original = session.transform
+
+        def strip_type(deltas):
+            for delta in original(deltas):
+                for call in delta.get("tool_calls") or []:
+                    call.pop("type", None)
+                yield delta
+
+        session.transform = lambda deltas: list(strip_type(deltas))
+        return session
+
+    failure = failure_of(run(no_type, case), "calls.identity-first")
+    assert "type 'function'" in failure.message
+
+
+def test_text_that_comes_with_the_end_of_the_stream_is_not_lost() -> None:
+    """A parser whose finish never reads the last chunk passes every run that ends with a
+    separate step (all that certify ran before endings): only a run that gives it the last
+    chunk with finish, as servers send ``finish_reason`` with the last text, shows it."""
+    case = CORPUS["qwen25/valid/text-after-block"]
+    assert not run(load_in_process("reference").factory, case).failures
+    result = run(planted_bugs.ignores_text_with_finish, case)
+    failure = failure_of(result, "result.content")
+    assert failure.chunking.ending == "with-last-chunk"
+    assert failure.chunking.family.startswith("with-last-chunk:")
+
+    def step_only(dialect, request):
+        return planted_bugs.ignores_text_with_finish(dialect, request)
+
+    assert not run(step_only, case).failures  # the same parser, never given text with finish
+
+
+def test_a_call_cut_at_max_tokens_is_reported_as_cut() -> None:
+    """A serving layer that turns every finish after a call into ``tool_calls`` tells the
+    client that a truncated call is complete; it passes every run that ends with ``stop``,
+    and only the ``length`` ending (the output cut at ``max_tokens``) shows it."""
+    case = CORPUS["qwen25/invalid/truncated-arguments"]
+    assert not run(load_in_process("reference").factory, case).failures
+    result = run(planted_bugs.cut_calls_are_complete, case)
+    failure = failure_of(result, "result.finish-reason")
+    assert failure.chunking.ending == "length"
+    assert "'tool_calls', expected 'length'" in failure.message
+    assert {f.chunking.ending for f in result.failures} == {"length"}
+
+
+def test_a_finish_path_that_raises_on_a_cut_call_is_found() -> None:
+    """A finish that raises only when the stream was cut inside a call: no ``stop`` run
+    reaches it."""
+    case = CORPUS["qwen25/invalid/truncated-arguments"]
+    result = run(planted_bugs.raises_when_cut_in_a_call, case)
+    failure = failure_of(result, "run.no-error")
+    assert failure.chunking.ending == "length" and "IndexError" in failure.message
+
+    def stop_only(dialect, request):
+        return planted_bugs.raises_when_cut_in_a_call(dialect, request)
+
+    stop_only.endings = ("step", "with-last-chunk")
+    assert not run(stop_only, case).failures

@@ -1,0 +1,127 @@
+"""The JSON-lines protocol: a Node implementation, and every way a program can misbehave."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.adapters.subprocess import Launch
+from toolconform.harness.cases import load_cases
+from toolconform.harness.cli import main
+from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.protocol import problems
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAM = f"{sys.executable} {Path(__file__).parents[1] / 'protocol_program.py'}"
+CASES = {case.id: case for case in load_cases()}
+BEI = CASES["qwen3/invalid/truncated-arguments"]  # its output contains "Bei"
+PLAIN = CASES["qwen3/valid/stray-think-close-in-content"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_node_adapter_certifies_through_the_protocol(tmp_path) -> None:
+    adapter = f"cmd:node {ROOT / 'examples' / 'node-adapter' / 'adapter.mjs'}"
+    # The example holds each call until its close tag: its stream.progressive failures are
+    # recorded, and any other failure (or a changed one) fails this test.
+    expectations = ROOT / "examples" / "node-adapter" / "expectations.toml"
+    # The command a user runs, in a process of its own: Hypothesis draws a generated case
+    # with constants from the local modules loaded so far, so inside this test process the
+    # draw depends on which tests ran before it (harness/generated.py). One worker: a second
+    # worker's load on a 2-core machine would skew the timed ladders.
+    command = [str(Path(sys.executable).with_name("toolconform")), "certify"]
+    completed = subprocess.run(
+        [
+            *command, "--adapter", adapter, "--dialect", "qwen25", "--expectations",
+            str(expectations), "--jobs", "1", "--no-robustness", "--report", str(tmp_path),
+        ],
+        env={**os.environ, "TOOLCONFORM_VALIDATE_PROTOCOL": "1"},
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+    assert (tmp_path / "report.json").exists(), completed.stderr[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    unexpected = [
+        f"{f['case']} {f['check']}: {f['message'][:300]}"
+        for f in report["failures"]
+        if not f["expected_failure"]
+    ]
+    assert completed.returncode == 0, "\n".join(report["gate"]["reasons"] + unexpected)
+
+
+def test_a_well_behaved_program_passes_with_validated_messages() -> None:
+    adapter = load_adapter(f"cmd:{PROGRAM}", Launch(validate=True))
+    try:
+        assert adapter.implementation["name"] == "protocol-program"
+        assert adapter.supports("qwen3") and not adapter.supports("glm47")
+        result = CaseExecutor(adapter, robustness=False).run(BEI)
+        assert not result.failures and result.runs > 5
+    finally:
+        adapter.close()
+
+
+def test_a_program_is_told_when_its_output_was_cut() -> None:
+    """A program that declares the ``length`` ending gets the last chunk and
+    ``finish_reason: "length"`` in ``finish`` (messages checked against the schema), and
+    its reply's finish reason is judged: the reference's passes on a call cut mid-arguments."""
+    adapter = load_adapter(f"cmd:{PROGRAM} ends", Launch(validate=True))
+    try:
+        assert adapter.endings == ("step", "with-last-chunk", "length")
+        result = CaseExecutor(adapter, robustness=False).run(BEI)
+        assert not result.failures
+        assert result.checks.get("result.finish-reason") == "pass"
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "check", "status", "message"),
+    [
+        ("garbage", "run.no-crash", "crash", "not JSON"),
+        ("die", "run.no-crash", "crash", "exited with status 7"),
+        ("wrong-id", "run.no-crash", "crash", "reply id"),
+        ("error", "run.no-error", "error", "parser exploded"),
+        ("hang", "run.no-timeout", "timeout", "longer than"),
+    ],
+)
+def test_misbehaviour_is_recorded_and_the_program_restarted(mode, check, status, message) -> None:
+    adapter = load_adapter(f"cmd:{PROGRAM} {mode}")
+    try:
+        executor = CaseExecutor(adapter, robustness=False, feed_timeout=1.0)
+        failure = next(f for f in executor.run(BEI).failures if f.check == check)
+        assert failure.status == status and message in failure.message
+        assert not executor.run(PLAIN).failures  # the restarted program answers again
+    finally:
+        adapter.close()
+
+
+def test_a_skipped_reply_skips_the_case() -> None:
+    adapter = load_adapter(f"cmd:{PROGRAM} skip")
+    try:
+        result = CaseExecutor(adapter).run(PLAIN)
+        assert result.skipped == "not today" and not result.failures
+    finally:
+        adapter.close()
+
+
+def test_a_program_that_cannot_start_is_a_usage_error(capsys) -> None:
+    status = main(["certify", "--adapter", "cmd:/no/such/program --flag"])
+    assert status == 2 and "cannot start" in capsys.readouterr().err
+
+
+def test_messages_are_checked_against_the_published_schema() -> None:
+    assert problems("feed", {"cmd": "feed", "id": 1, "session": "s", "text": "x"}) == []
+    assert problems("feed", {"cmd": "feed", "id": 1, "session": "s"})  # no text
+    reply = {"id": 3, "deltas": [{"tool_calls": [{"index": 0, "function": {"name": "f"}}]}]}
+    assert problems("deltas_response", reply) == []
+    assert problems("deltas_response", {"id": 3, "deltas": [{"tool_calls": [{"function": {}}]}]})
+
+
+def test_reference_adapter_loads_by_name() -> None:
+    assert load_adapter("reference").implementation["name"] == "toolconform-reference"

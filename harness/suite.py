@@ -18,10 +18,11 @@ from pathlib import Path
 
 from ..reference import dialect_names
 from .cases import Case, load_cases
+from .corpus_build import corpus_root
 from .errors import UsageError
 from .execution import DECLARED, CaseResult
 from .expectations import GENERATED_PREFIX, Expectations
-from .generated import generated_cases
+from .generated import generated_cases, recorded
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,15 @@ class Plan:
     skipped: list[CaseResult] = field(default_factory=list)
     #: Dialects with selected cases (or selected by name) that the adapter does not declare.
     unsupported: set[str] = field(default_factory=set)
-    #: The dialects generated cases were drawn for, and every id drawn (selected or not):
-    #: a generated id of such a dialect that was not drawn no longer exists (its renderer or
-    #: strategy changed), so its known failures go when the expectations are updated.
+    #: The dialects generated cases were run for, and every id recorded for them (run or
+    #: not): a generated id of such a dialect that is not recorded no longer exists (the
+    #: record was redrawn), so its known failures go when the expectations are updated; a
+    #: recorded one that this run left out (``--generated`` below its place) keeps them.
     drawn_dialects: set[str] = field(default_factory=set)
     drawn: set[str] = field(default_factory=set)
 
     def vanished(self, case_ids: Iterable[str]) -> set[str]:
-        """The generated ids among ``case_ids`` that this run's draw no longer produces."""
+        """The generated ids among ``case_ids`` that the record no longer holds."""
         return {
             case
             for case in case_ids
@@ -145,6 +147,7 @@ def plan(
     if selection.draws_generated():
         for dialect in _generated_dialects(selection, result.cases, supports, expectations):
             result.drawn_dialects.add(dialect)
+            result.drawn |= {entry["id"] for entry in recorded(corpus_root()).get(dialect, [])}
             for case in draw(dialect, selection.generated):
                 result.drawn.add(case.id)
                 if selection.matches(case):

@@ -494,9 +494,9 @@ class CaseExecutor:
         on_progress: Callable[[CaseResult], None] | None = None,
     ) -> None:
         self.adapter = adapter
-        #: Receives the result so far after each stage of a case (its chunkings, each
-        #: measurement): a worker sends it to the parent, so that a case killed at its
-        #: wall-clock limit keeps the failures its earlier stages found.
+        #: Receives a pathological case's result so far between its stages (after the
+        #: smallest size with the memory check, after the ladder): a worker sends it to the
+        #: parent, so that a case killed at its wall-clock limit keeps what they found.
         self.on_progress = on_progress
         #: dialect → its chunking model as the run decided it (else decided here, lazily).
         self.chunking_models = {model.dialect: model for model in chunking_models}
@@ -625,11 +625,6 @@ class CaseExecutor:
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             _record_run_failure(result, case, check, run, message, expectations)
-        self._progress(result)
-
-    def _progress(self, result: CaseResult) -> None:
-        if self.on_progress is not None:
-            self.on_progress(result)
 
     def sources(self, dialect: str) -> list[BoundarySource]:
         model = self.chunking_models.get(dialect)
@@ -724,7 +719,7 @@ class CaseExecutor:
         if result.checks.get("run.no-timeout") == "fail":
             return  # it hung already: timing it says nothing more
         self._check_retained_memory(case, text, result)
-        self._progress(result)
+        self._progress(result)  # the smallest size's chunkings and the memory check
         chunkings: dict[int, Chunking] = {}  # cut when first timed: a stopped ladder cuts less
         peaks = _PeakMemory(self.adapter.factory)
 
@@ -797,6 +792,10 @@ class CaseExecutor:
             )
         self._progress(result)  # the whole response at the largest size may be what hangs
         self._run_case(case, text, expectations, result, only=())
+
+    def _progress(self, result: CaseResult) -> None:
+        if self.on_progress is not None:
+            self.on_progress(result)
 
     def _check_retained_memory(self, case: Case, text: str, result: CaseResult) -> None:
         """``mem.no-leak``: the same response parsed again and again must not grow the

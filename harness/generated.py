@@ -11,9 +11,10 @@ dialect and in order, the output and request of every round trip drawn, and a ru
 ``--generated N`` runs the first ``N`` of each dialect. A live draw was not reproducible:
 Hypothesis' draws change with its version (not pinned), and it mixes literals of the
 *local* modules loaded so far into them, so the same command drew other cases in a pytest
-worker, under another adapter (SGLang's serving adapter drew another third inkling case) or
-from a non-editable install — and an expectations file, a report's reproduce line or a
-certificate named cases another process never ran. ``toolconform corpus draw`` grows the
+worker or under another adapter (SGLang's serving adapter drew another third inkling case;
+by Hypothesis' rule a non-editable install's modules are not local, so it would differ too)
+— and an expectations file, a report's reproduce line or a certificate named cases another
+process never ran. ``toolconform corpus draw`` grows the
 record (what is recorded stays, so ids in expectations files keep their meaning); the
 expectations are computed from the reference at load time, so a fix to the oracle reaches
 every generated case without a redraw.

@@ -67,8 +67,8 @@ class Plan:
     #: not): a generated id of such a dialect that is not recorded no longer exists (the
     #: record was redrawn), so its known failures go when the expectations are updated; a
     #: recorded one that this run left out (``--generated`` below its place) keeps them.
-    drawn_dialects: set[str] = field(default_factory=set)
-    drawn: set[str] = field(default_factory=set)
+    generated_dialects: set[str] = field(default_factory=set)
+    recorded: set[str] = field(default_factory=set)
 
     def vanished(self, case_ids: Iterable[str]) -> set[str]:
         """The generated ids among ``case_ids`` that the record no longer holds."""
@@ -77,8 +77,8 @@ class Plan:
             for case in case_ids
             if case.startswith(GENERATED_PREFIX)
             and case.count("/") == 2
-            and case.split("/")[1] in self.drawn_dialects
-            and case not in self.drawn
+            and case.split("/")[1] in self.generated_dialects
+            and case not in self.recorded
         }
 
 
@@ -146,10 +146,9 @@ def plan(
             place(case)
     if selection.draws_generated():
         for dialect in _generated_dialects(selection, result.cases, supports, expectations):
-            result.drawn_dialects.add(dialect)
-            result.drawn |= {entry["id"] for entry in recorded(corpus_root()).get(dialect, [])}
+            result.generated_dialects.add(dialect)
+            result.recorded |= {entry["id"] for entry in recorded(corpus_root()).get(dialect, [])}
             for case in draw(dialect, selection.generated):
-                result.drawn.add(case.id)
                 if selection.matches(case):
                     place(case)
     return result

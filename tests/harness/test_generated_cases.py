@@ -71,7 +71,7 @@ def test_generated_cases_do_not_depend_on_what_the_process_loaded() -> None:
 
 
 def test_more_generated_cases_than_are_recorded_is_a_usage_error_not_a_live_draw() -> None:
-    with pytest.raises(UsageError, match="toolconform corpus draw --count 26"):
+    with pytest.raises(UsageError, match=f"toolconform corpus draw --count {RECORDED + 1}"):
         generated_cases("qwen3", RECORDED + 1)
 
 

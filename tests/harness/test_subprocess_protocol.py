@@ -31,10 +31,8 @@ def test_the_node_adapter_certifies_through_the_protocol(tmp_path) -> None:
     # The example holds each call until its close tag: its stream.progressive failures are
     # recorded, and any other failure (or a changed one) fails this test.
     expectations = ROOT / "examples" / "node-adapter" / "expectations.toml"
-    # The command a user runs, in a process of its own: Hypothesis draws a generated case
-    # with constants from the local modules loaded so far, so inside this test process the
-    # draw depends on which tests ran before it (harness/generated.py). One worker: a second
-    # worker's load on a 2-core machine would skew the timed ladders.
+    # The command a user runs, in a process of its own. One worker: a second worker's load on
+    # a 2-core machine would skew the timed ladders.
     command = [str(Path(sys.executable).with_name("toolconform")), "certify"]
     completed = subprocess.run(
         [

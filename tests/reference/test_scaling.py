@@ -49,8 +49,10 @@ def cpu_ratio(
 ) -> float:
     """CPU time of streaming ``large`` over that of ``small`` through the reference core, in
     ``cut``'s chunks (default: about one token each, no protocol tag cut)."""
-    streams = [(workload, cut(workload)) for workload in (small, large)]
-    return cpu_ratio_of(*(lambda w=w, c=c: stream_reference(w, c) for w, c in streams))
+    small_chunks, large_chunks = cut(small), cut(large)
+    return cpu_ratio_of(
+        lambda: stream_reference(small, small_chunks), lambda: stream_reference(large, large_chunks)
+    )
 
 
 def written_file(workload: Workload) -> str:

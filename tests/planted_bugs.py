@@ -7,6 +7,7 @@ the right check and shows a minimal chunking.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -573,3 +574,16 @@ class _LosesContentThenHangsOnLongOutputs(_Wrapped):
 
 def loses_content_then_hangs_on_long_outputs(dialect, request):
     return _LosesContentThenHangsOnLongOutputs(dialect, request)
+
+
+class _LoneSurrogates(_Wrapped):
+    def transform(self, deltas):
+        return [
+            json.loads(json.dumps(delta).replace("\\ud83d\\ude00", "\\ud83d")) for delta in deltas
+        ]
+
+
+def lone_surrogates(dialect, request):
+    """An emoji whose JSON escapes were decoded one at a time: its high surrogate alone (a
+    string that UTF-8 cannot carry)."""
+    return _LoneSurrogates(dialect, request)

@@ -441,3 +441,27 @@ def test_a_parser_that_breaks_only_at_long_sizes_fails_certify(capsys, tmp_path:
     assert status == 1
     assert [f["check"] for f in data["failures"]] == ["run.no-error"]
     assert "OverflowError" in data["failures"][0]["message"]
+
+
+def test_a_lone_surrogate_in_a_parsers_output_is_recorded_not_fatal(capsys, tmp_path: Path) -> None:
+    """A parser that decodes an emoji's JSON escapes one at a time returns a lone surrogate,
+    which UTF-8 cannot carry. Hashing its fingerprint raised UnicodeEncodeError, which ended
+    a 32-minute engine run with nothing written; now the failure is recorded like any other
+    and the expectations file it writes reads back."""
+    import tomllib
+
+    expectations = tmp_path / "expectations.toml"
+    args = (
+        "--adapter", f"{BUG}:lone_surrogates", *cases("qwen3/valid/unicode-and-escapes"),
+        "--expectations", str(expectations),
+    )  # fmt: skip
+    status, out, _ = certify(
+        capsys, *args, "--update-expectations", "--report", str(tmp_path / "r")
+    )
+    assert status == 0, out
+    failures = report(tmp_path / "r")["failures"]
+    assert failures and all(":" in f["fingerprint"] for f in failures if f["status"] == "fail")
+    known = tomllib.loads(expectations.read_text(encoding="utf-8"))["known_failure"]
+    assert {entry["check"] for entry in known} == {f["check"] for f in failures}
+    status, out, _ = certify(capsys, *args)
+    assert status == 0, out  # every failure is the known one, fingerprint and all

@@ -71,9 +71,10 @@ NOT_CERTIFIED = {
         "closes with a tag named after its key, with nested markup for arrays and objects "
         "(needs a schema-driven XML driver)"
     ),
-    "muse": (
-        "not yet a dialect: Harmony-like channels (to=self, to=T.F, <|eom|>) around ATEM "
-        "XML (needs its own response parser, as gpt_oss has)"
+    "muse_glimmer": (
+        "not yet a dialect: vLLM's Muse Glimmer profile of the muse format, which routes "
+        "to=commentary and to=developer as tool channels and decodes every value as JSON "
+        "(the muse dialect certifies the Muse Spark profile)"
     ),
     "granite_reasoning": (
         "not yet a dialect: Granite's reasoning spells its open and close in several ways "

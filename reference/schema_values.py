@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 #: JSON Schema type names this module understands.
-_KNOWN_TYPES = frozenset(("string", "integer", "number", "boolean", "null", "object", "array"))
+JSON_TYPES = frozenset(("string", "integer", "number", "boolean", "null", "object", "array"))
 _STRING_ONLY = frozenset(("string",))
 #: Type names tool definitions write for the JSON ones (``float``, ``int``, ``bool``, …), as
 #: the parser shipped with Qwen3-Coder reads them (``qwen3coder_tool_parser.py``: prefixes
@@ -40,7 +40,7 @@ _NUMBER_PREFIXES = ("num", "float", "double", "decimal")
 def _json_type_name(name: str) -> str:
     """The JSON Schema type a declared type name stands for (itself when it is one)."""
     name = name.strip().lower()
-    if name in _KNOWN_TYPES:
+    if name in JSON_TYPES:
         return name
     if name in _TYPE_ALIASES:
         return _TYPE_ALIASES[name]
@@ -83,7 +83,7 @@ def value_types(schema: object) -> frozenset[str]:
             types.add("array")
     if schema.get("nullable") is True and types:
         types.add("null")
-    return frozenset(types & _KNOWN_TYPES)
+    return frozenset(types & JSON_TYPES)
 
 
 def streams_as_string(types: frozenset[str]) -> bool:

@@ -215,8 +215,7 @@ class XmlToolParser(ToolParser):
 
     def _start_value(self, name: str) -> None:
         state = self._state
-        properties = self._schemas.get(state.function_name or "")
-        types = value_types(properties.get(name)) if properties else frozenset()
+        types = self._value_types(name)
         state.phase = ARG_VALUE
         state.argument_name = name
         state.value_types = types
@@ -224,6 +223,12 @@ class XmlToolParser(ToolParser):
         state.key_emitted = False
         state.leading_done = self.value_whitespace != ONE_NEWLINE
         state.held = []
+
+    def _value_types(self, name: str) -> frozenset[str]:
+        """The JSON types the current call's parameter ``name`` may take, by its schema
+        (empty: a string, streamed as it arrives)."""
+        properties = self._schemas.get(self._state.function_name or "")
+        return value_types(properties.get(name)) if properties else frozenset()
 
     def _emit_value(self, deltas: list[DeltaToolCall], piece: str) -> None:
         """Emit a piece of the current value, preceded by its key the first time."""

@@ -71,11 +71,6 @@ NOT_CERTIFIED = {
         "closes with a tag named after its key, with nested markup for arrays and objects "
         "(needs a schema-driven XML driver)"
     ),
-    "muse_glimmer": (
-        "not yet a dialect: vLLM's Muse Glimmer profile of the muse format, which routes "
-        "to=commentary and to=developer as tool channels and decodes every value as JSON "
-        "(the muse dialect certifies the Muse Spark profile)"
-    ),
     "granite_reasoning": (
         "not yet a dialect: Granite's reasoning spells its open and close in several ways "
         "(Here is my thought process: …), and the response parser takes one open tag per "

@@ -121,7 +121,8 @@ BINDINGS: dict[str, Binding] = {
     "gigachat3": Binding("gigachat3"),
     "gigachat31": Binding("gigachat3"),
     "inkling": Binding("inkling", "inkling"),
-    "muse": Binding("muse", "muse"),
+    # SGLang's muse detectors read the Glimmer profile (MuseGlimmerDetector).
+    "muse_glimmer": Binding("muse", "muse"),
 }
 
 

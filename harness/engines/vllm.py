@@ -166,6 +166,9 @@ BINDINGS: dict[str, Binding] = {
     "inkling": Binding("inkling", "inkling", **_STAND_IN),
     # Muse Spark (its muse profile; musespark1x is the same class).
     "muse": Binding("muse", "muse", **_STAND_IN, prompt_tail="<|start|>assistant"),
+    "muse_glimmer": Binding(
+        "muse_glimmer", "muse_glimmer", **_STAND_IN, prompt_tail="<|start|>assistant"
+    ),
 }
 
 
@@ -572,8 +575,6 @@ UNCOVERED = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
-    "tool:muse_glimmer": NOT_CERTIFIED["muse_glimmer"],
-    "reasoning:muse_glimmer": NOT_CERTIFIED["muse_glimmer"],
     "reasoning:granite": NOT_CERTIFIED["granite_reasoning"],
     "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
     "reasoning:minimax_m2_append_think": NOT_CERTIFIED["minimax_append_think"],

@@ -38,6 +38,12 @@ SGLang 0.5.23's ``MuseGlimmerDetector``, LMDeploy's Muse Glimmer parser):
   profile types them; the response template, SGLang and vLLM's Glimmer profile decode every
   value as JSON even where the schema says string (``muse/impl/string-that-looks-like-json``).
 
+``muse_glimmer`` is Muse Glimmer's profile (vLLM's ``muse_glimmer``, SGLang's ``muse``, whose
+detectors are Glimmer's): every value is read as JSON, a string only where that fails, as
+the response template reads it; ``to=developer`` is a tool channel (both engines' Glimmer
+readings keep only ``self`` and ``user`` apart, with ``commentary`` disputed:
+``muse_glimmer/impl/commentary-message``); two reasoning messages are joined by a newline.
+
 There is no thinking switch (the template has a reasoning strength only) and the output
 never starts inside reasoning: the header routes. Consecutive bodies of one channel are
 joined as written. A missing ``<|eom|>`` before the next ``<|start|>`` is tolerated (vLLM's
@@ -49,8 +55,12 @@ four markers single tokens and the ATEM tags cut as MiniMax-M2's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from ..harmony import CONTENT, DROPPED, MESSAGE, REASONING, START, MessageResponseParser
 from ..registry import Dialect, register
+from ..schema_values import JSON_TYPES
 from ..tags import stable_prefix_end
 from ..types import DeltaMessage, DeltaToolCall
 from .minimax_m2 import MiniMaxM2ToolParser
@@ -63,8 +73,6 @@ INVOKE_OPEN = "<atem:invoke name="
 INVOKE_CLOSE = "</atem:invoke>"
 PARAMETER_OPEN = "<atem:parameter name="
 PARAMETER_CLOSE = "</atem:parameter>"
-#: Recipients whose bodies are not calls, and where they go.
-RECIPIENT_ROUTES = {"self": REASONING, "user": CONTENT, "commentary": CONTENT, "developer": DROPPED}
 #: The route of a tool channel's body.
 TOOL_CHANNEL = max(REASONING, CONTENT, DROPPED) + 1
 _CALL_STARTS = (BLOCK_OPEN, INVOKE_OPEN)
@@ -117,15 +125,29 @@ class MuseResponseParser(MessageResponseParser):
     """Streaming parser of one Muse response; the same public API as ``ResponseParser``."""
 
     markers = (START, MESSAGE, EOM, EOT)
+    #: Recipients whose bodies are not calls, and where they go (any other is a tool's).
+    recipient_routes: ClassVar[Mapping[str, int]] = {
+        "self": REASONING,
+        "user": CONTENT,
+        "commentary": CONTENT,
+        "developer": DROPPED,
+    }
+    #: What stands between the bodies of two reasoning messages.
+    reasoning_separator: ClassVar[str] = ""
+    _reasoned = False  # whether a reasoning message opened (set on the instance)
 
     def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:
         recipient = _recipient(header)
         if recipient is None:
             self._route = CONTENT
-        elif recipient in RECIPIENT_ROUTES:
-            self._route = RECIPIENT_ROUTES[recipient]
+        elif recipient in self.recipient_routes:
+            self._route = self.recipient_routes[recipient]
         else:
             self._route = TOOL_CHANNEL if self._calls is not None else DROPPED
+        if self._route == REASONING and self.reasoning_separator:
+            if self._reasoned:
+                out.append((DeltaMessage(reasoning_content=self.reasoning_separator), False))
+            self._reasoned = True
 
     def _route_body(
         self, text: str, start: int, end: int, out: list[tuple[DeltaMessage, bool]], ends: bool
@@ -184,5 +206,35 @@ register(
         '<atem:invoke name="…"><atem:parameter name="…"> calls',
         tool_parser=MuseToolParser,
         response_parser=MuseResponseParser,
+    )
+)
+
+
+class MuseGlimmerToolParser(MuseToolParser):
+    """Glimmer's values: every one read as JSON, a string only where that fails."""
+
+    def _value_types(self, name: str) -> frozenset[str]:
+        return JSON_TYPES
+
+
+class MuseGlimmerResponseParser(MuseResponseParser):
+    """Glimmer's routing: ``to=developer`` is a tool channel, and two reasoning messages
+    are joined by a newline."""
+
+    recipient_routes: ClassVar[Mapping[str, int]] = {
+        "self": REASONING,
+        "user": CONTENT,
+        "commentary": CONTENT,
+    }
+    reasoning_separator = "\n"
+
+
+register(
+    Dialect(
+        name="muse_glimmer",
+        description="Muse Glimmer: Muse's addressed messages, every value read as JSON, "
+        "to=developer a tool channel, reasoning messages joined by a newline",
+        tool_parser=MuseGlimmerToolParser,
+        response_parser=MuseGlimmerResponseParser,
     )
 )

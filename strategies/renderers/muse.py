@@ -1,4 +1,4 @@
-"""Muse (Spark, Glimmer): addressed messages, each call an ATEM block of its own.
+"""Muse (Spark; Glimmer, ``muse_glimmer``): addressed messages, each call an ATEM block.
 
 ``render("muse", Response(reasoning="Hm.", calls=(Call("f", {"a": 1}),)))`` →
 ``' to=self<|message|>Hm.<|eom|><|start|>assistant to=f.f<|message|><atem:function_calls>
@@ -18,13 +18,14 @@ written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...reference import Request
 from ..responses import Call, Response
-from . import register
+from . import REASONING_TAIL, register
 from .minimax_m2 import MiniMaxM2Renderer
+from .typed_values import fit_typed_call
 
 MARKERS = ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")
 
@@ -90,4 +91,22 @@ def _doubled(name: str) -> str:
     return name if "." in name else f"{name}.{name}"
 
 
+class MuseGlimmerRenderer(MuseRenderer):
+    """Muse's layout; the Glimmer profile reads every value as JSON, and joins two
+    reasoning messages with a newline (so no reasoning follows a call in reasoning)."""
+
+    dialect = "muse_glimmer"
+    supports = MuseRenderer.supports - {REASONING_TAIL}
+
+    def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:
+        """A string is carried only where it does not read as JSON, whatever the schema."""
+        anything = {"properties": dict.fromkeys(call.arguments, _ANY_JSON)}
+        return fit_typed_call(call, anything, value_end_tags=self.value_end_tags())
+
+
+#: A parameter schema that allows every JSON type: how Glimmer reads any value.
+_ANY_JSON = {"type": ["string", "integer", "number", "boolean", "null", "object", "array"]}
+
+
 register(MuseRenderer())
+register(MuseGlimmerRenderer())

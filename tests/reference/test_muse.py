@@ -65,3 +65,54 @@ def test_a_header_without_a_space_before_its_recipient_is_still_addressed() -> N
     """`` to=`` follows ``assistant`` or starts the header; a header marker ends it."""
     text = "to=self<|message|>R<|eom|><|start|>assistant to=user<|message|>A<|eot|>"
     check("muse", text, Expected("A", "R", []), Request(tools=tools("f")))
+
+
+def string_tool(name: str) -> list[dict]:
+    """A tool whose one parameter ``code`` is declared a string."""
+    schema = {"type": "object", "properties": {"code": {"type": "string"}}}
+    return [{"type": "function", "function": {"name": name, "parameters": schema}}]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "arguments"),
+    [
+        ("muse", '{"code": "1234"}'),  # Spark: typed by the schema
+        ("muse_glimmer", '{"code": 1234}'),  # Glimmer: read as JSON whatever the schema
+    ],
+)
+def test_the_profiles_read_a_string_parameter_that_reads_as_json(
+    dialect: str, arguments: str
+) -> None:
+    body = (
+        '<atem:invoke name="f">\n<atem:parameter name="code">1234</atem:parameter>\n</atem:invoke>'
+    )
+    text = tool_message("f.f", body, "<|eot|>")[len(START) :]
+    check(dialect, text, Expected("", None, [("f", arguments)]), Request(tools=string_tool("f")))
+
+
+def test_glimmer_keeps_text_that_is_no_json_as_a_string() -> None:
+    body = (
+        '<atem:invoke name="f">\n<atem:parameter name="code"> a b </atem:parameter>\n</atem:invoke>'
+    )
+    text = tool_message("f.f", body, "<|eot|>")[len(START) :]
+    expected = Expected("", None, [("f", '{"code": " a b "}')])
+    check("muse_glimmer", text, expected, Request(tools=string_tool("f")))
+
+
+@pytest.mark.parametrize(
+    ("dialect", "expected"),
+    [
+        ("muse", Expected("A", "R1R2", [])),  # Spark: developer dropped, bodies joined
+        ("muse_glimmer", Expected("A", "R1\nR2", [("f", '{"city": "Oslo"}')])),
+    ],
+)
+def test_the_profiles_route_developer_and_join_reasoning(dialect: str, expected) -> None:
+    """Glimmer's ``to=developer`` is a tool channel (its prose dropped, its invokes calls),
+    and its reasoning messages are joined by a newline."""
+    text = (
+        " to=self<|message|>R1<|eom|>"
+        + tool_message("developer", "note " + invoke("f.f"))
+        + tool_message("self", "R2")
+        + tool_message("user", "A", "<|eot|>")
+    )
+    check(dialect, text, expected, Request(tools=tools("f")))

@@ -587,3 +587,9 @@ def lone_surrogates(dialect, request):
     """An emoji whose JSON escapes were decoded one at a time: its high surrogate alone (a
     string that UTF-8 cannot carry)."""
     return _LoneSurrogates(dialect, request)
+
+
+def reads_glimmer_as_spark(dialect, request):
+    """Muse Glimmer served by the Spark profile's parser (the engines register both under
+    one class with a flag): ``to=developer`` dropped, values typed by the tool's schema."""
+    return ReferenceSession("muse" if dialect == "muse_glimmer" else dialect, request)

@@ -83,6 +83,18 @@ def think_case() -> Case:
             1,
         ),
         (
+            planted_bugs.reads_glimmer_as_spark,
+            "muse_glimmer/valid/developer-is-a-tool-channel",
+            "result.calls",
+            1,
+        ),
+        (
+            planted_bugs.reads_glimmer_as_spark,
+            "muse_glimmer/valid/string-parameter-read-as-json",
+            "result.calls",
+            1,
+        ),
+        (
             planted_bugs.raises_on_one_chunking,
             "qwen3/valid/single-call-after-content",
             "run.no-error",

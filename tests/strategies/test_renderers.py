@@ -9,6 +9,8 @@ the ones it keeps do, and every layout variant is drawn.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -230,3 +232,29 @@ def test_newlines_alone_next_to_a_block_are_not_carried_by_hunyuan_a13b() -> Non
     assert not renderer.carries(tc.Response(content="\n", calls=call, content_tail="0"))
     assert renderer.carries(tc.Response(content="\nx", calls=call, content_tail="0"))
     assert renderer.carries(tc.Response(content="\n", content_tail="0"))  # no block: text
+
+
+def documented_dialects(
+    path: str, section: str, column: int, name: str = r"`([a-z0-9_]+)`"
+) -> set[str]:
+    """The names (backquoted, unless ``name`` says otherwise) in one column of the first
+    table after ``section``."""
+    text = (Path(__file__).resolve().parents[2] / path).read_text(encoding="utf-8")
+    table = text.split(section, 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    rows = ("|" + table).splitlines()[2:]
+    return {found for row in rows for found in re.findall(name, row.split("|")[column])}
+
+
+@pytest.mark.parametrize(
+    ("path", "section", "column", "name"),
+    [
+        ("README.md", "## Dialects", 2, r"`([a-z0-9_]+)`"),  # the wire format of each dialect
+        ("docs/strategies.md", "### Renderers", 1, r"`([a-z0-9_]+)`"),  # what its renderer writes
+        ("docs/fuzzing.md", "## Targets", 2, r"[a-z0-9_]+"),  # the fuzz family it falls in
+    ],
+)
+def test_every_dialect_with_a_renderer_is_documented(
+    path: str, section: str, column: int, name: str
+) -> None:
+    """A new dialect's rows are among the places it touches: a missing one fails here."""
+    assert set(tc.renderer_names()) - documented_dialects(path, section, column, name) == set()

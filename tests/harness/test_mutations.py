@@ -3,7 +3,7 @@
 Each mutant is the reference's source with one line changed, loaded as a package of its own
 and certified (quick mode, token tier) on its dialect's corpus cases. A mutant is *killed*
 when a case fails a gating check. Every mutant must be killed: one that survives shows a
-case or a check missing (issue 19: "every plant that survives becomes a case or a check"),
+case or a check missing (every plant that survives becomes a case or a check),
 and is added here only with the case or check that kills it.
 """
 

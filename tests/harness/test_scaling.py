@@ -198,7 +198,7 @@ def test_times_below_the_noise_floor_are_not_judged():
 
 def test_full_mode_times_every_pathological_case_up_to_a_megabyte() -> None:
     """Quick mode times a case between its own two sizes; full mode continues the ladder
-    until the output is a megabyte long (issue 19: the largest size ≥ 1 MB in full mode)."""
+    until the output is a megabyte long (the largest size ≥ 1 MB in full mode)."""
     from toolconform.harness.cases import load_cases
     from toolconform.harness.execution import ladder_sizes
 

@@ -1,4 +1,4 @@
-"""The dialects that reuse the XML-like and DSML drivers with their own tags (issue 20).
+"""The dialects that reuse the XML-like and DSML drivers with their own tags.
 
 Their corpus cases pin the grammar; these tests pin what a case cannot: a K2 Horizon type
 tag read at every token-aligned cut, and engine bindings that name parsers the engines

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates the published certification reports (issue 8): for each engine, its tox
+# Regenerates the published certification reports: for each engine, its tox
 # environment installs it, runs its adapter tests, and certifies each of its adapters in the
 # quick and full modes into reports/certification/ADAPTER-VERSION/ (certify_engine.py
 # --publish); the last one rewrites reports/README.md from every report.json. Then the static

@@ -544,6 +544,10 @@ UNSERVED = {
     "ernie45": "vLLM's ernie45 parsers find the newline after <response> by the id of <0x0A>, "
     "the byte token of ERNIE's SentencePiece vocabulary, which no PyPI wheel ships and no "
     "byte-level stand-in holds",
+    "hunyuan_a13b": "vLLM's hunyuan_a13b reasoning parser matches Hunyuan's own token ids "
+    "(`<think>` as 14023, 771, 397 …), which no PyPI wheel ships and no stand-in holds: under "
+    "one it passes every tag through and the tool parser after it never sees a block, so a run "
+    "shows only its one-token-per-delta assertion (reports/FINDINGS.md, vLLM row 35)",
 }
 _DIALECTS = {
     name: "; ".join(filter(None, (binding.describe(), binding.tokenizer_note())))

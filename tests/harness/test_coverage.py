@@ -64,3 +64,13 @@ def test_every_binding_is_on_the_page_with_its_flags_and_tokenizer() -> None:
     assert "qwen3 (stands in for the model's own" in by_dialect["nemotron3"]
     assert "stands in" not in by_dialect["qwen3"]
     assert f"not run: {vllm.UNSERVED['ernie45']}" in by_dialect["ernie45"]
+
+
+def test_a_dialect_run_under_a_stand_in_that_cannot_hold_its_ids_certifies_nothing() -> None:
+    """hunyuan_a13b's reasoning parser keys on Hunyuan's own token ids: a published report
+    that ran it under the Llama 3.1 stand-in shows the stand-in, not vLLM, so neither of its
+    names counts as certified, whatever a report holds."""
+    registered = {"tool": ["hunyuan_a13b"], "reasoning": ["hunyuan_a13b"]}
+    for entry in accounted("vllm", registered):
+        assert entry.dialects == ()
+        assert "token ids" in entry.reason

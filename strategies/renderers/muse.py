@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...reference import Request
+from ...reference.schema_values import JSON_TYPES
 from ..responses import Call, Response
 from . import REASONING_TAIL, register
 from .minimax_m2 import MiniMaxM2Renderer
@@ -105,7 +106,7 @@ class MuseGlimmerRenderer(MuseRenderer):
 
 
 #: A parameter schema that allows every JSON type: how Glimmer reads any value.
-_ANY_JSON = {"type": ["string", "integer", "number", "boolean", "null", "object", "array"]}
+_ANY_JSON = {"type": sorted(JSON_TYPES)}
 
 
 register(MuseRenderer())

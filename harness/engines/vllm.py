@@ -51,10 +51,11 @@ ENGINE = Engine(
 )
 
 
-@dataclass(frozen=True)
 #: The prompt's end where the output begins with a message header (Harmony, Muse).
 ASSISTANT_HEADER = "<|start|>assistant"
 
+
+@dataclass(frozen=True)
 class Binding:
     """The ``--tool-call-parser`` and ``--reasoning-parser`` a vLLM server uses."""
 

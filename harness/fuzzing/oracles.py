@@ -219,7 +219,13 @@ def is_subsequence(part: str, text: str) -> bool:
 
 
 def _check_policy(result: FinalResult, text: str, policy: Policy) -> None:
-    for field, value in (("content", result.content), ("reasoning", result.reasoning or "")):
+    # The dialect's own reasoning separator is the one text a parser may add: it is read
+    # out before the test, so any other character not in the output is still caught.
+    separator = policy.dialect.response_parser.reasoning_separator
+    reasoning = result.reasoning or ""
+    if separator:
+        reasoning = reasoning.replace(separator, "")
+    for field, value in (("content", result.content), ("reasoning", reasoning)):
         if not is_subsequence(value, text):
             raise Finding("fuzz.no-invented-text", f"{field} {value!r} is not text of the output")
     for call in result.calls:

@@ -140,8 +140,6 @@ class MuseResponseParser(MessageResponseParser):
         "commentary": CONTENT,
         "developer": DROPPED,
     }
-    #: What stands between the bodies of two reasoning messages.
-    reasoning_separator: ClassVar[str] = ""
     _reasoned = False  # whether a reasoning message opened (set on the instance)
 
     def _open_message(self, header: str, out: list[tuple[DeltaMessage, bool]]) -> None:

@@ -299,6 +299,23 @@ def test_each_oracle_fails_on_its_own_fault(adapter, given, policy, expected_che
     assert raised.value.check in BY_ID
 
 
+GLIMMER = Policy(get_dialect("muse_glimmer"), "drop")
+#: Two reasoning messages and no newline anywhere: Muse Glimmer joins their bodies with one.
+TWO_REASONING_MESSAGES = "to=self<|message|>A<|eom|><|start|>assistant to=self<|message|>B"
+
+
+def test_a_dialects_declared_reasoning_separator_is_not_invented_text():
+    """Found by ``fuzz run adapter`` (CI's smoke run): the reference's Muse Glimmer reasoning
+    ``A\nB`` was reported as invented text, though the newline is the dialect's declared
+    join; any other character the output lacks still is."""
+    given = replace(fuzz_input(TWO_REASONING_MESSAGES), dialect="muse_glimmer")
+    check(given, load_in_process("reference"), GLIMMER)
+    invents = fake_adapter({"reasoning_content": "A\nB!"})
+    with pytest.raises(Finding) as raised:
+        check(given, invents, GLIMMER)
+    assert raised.value.check == "fuzz.no-invented-text"
+
+
 def test_the_fuzz_oracles_are_catalogue_checks_certify_reports_leave_out():
     fuzz = [check for check in BY_ID.values() if check.tier == FUZZ_TIER]
     assert {c.id for c in fuzz} == {
@@ -624,7 +641,9 @@ def test_smoke_fuzz(name, tmp_path):
         ).run(lambda p: None)
         assert progress.coverage
     assert progress.execs > 20
-    assert not findings_in(tmp_path / "artifacts")
+    found = findings_in(tmp_path / "artifacts")
+    # Say what was found, so that a CI log alone is enough to reproduce it.
+    assert not found, [(path.read_bytes(), replay(target, path.read_bytes())) for path in found]
 
 
 # ------------------------------------------------------------------- regressions

@@ -54,7 +54,7 @@ class Release:
 class Capture:
     """One held tool block, fed the growing buffer until it resolves."""
 
-    __slots__ = ("_blocked", "_cdata", "_comment", "_phase", "_stack", "scan", "start")
+    __slots__ = ("_blocked", "_cdata", "_comment", "_noise", "_phase", "_stack", "scan", "start")
 
     def __init__(self, start: int, opener: Tag) -> None:
         self.start = start  # where the held text begins (noise before the tag included)
@@ -64,6 +64,10 @@ class Capture:
         self._cdata: CdataEnd | None = None
         self._comment = -1  # inside a comment: where to look for "-->"
         self._blocked = False  # an unclosed CDATA section or comment hides the rest
+        #: The noise at the end of the text scanned so far, ``[start, scan)``: scanning goes
+        #: on after it, and a tag found right after it takes it (rescanning it after every
+        #: chunk while it grew cost the square of its length: found by ``fuzz run adapter``).
+        self._noise = (0, 0)
 
     @property
     def frontier(self) -> int:
@@ -111,9 +115,14 @@ class Capture:
                     else:
                         return Release(base + content.start())
             if k == n:
-                while n > i and text[n - 1] in IGNORABLE and not final:
-                    n -= 1  # noise at the end may turn out to precede a tag: keep it in view
+                run = n
+                while run > i and text[run - 1] in IGNORABLE and not final:
+                    run -= 1  # noise at the end may turn out to precede a tag
+                noise_start = base + run
+                if run == i and self._noise[1] == self.scan:
+                    noise_start = self._noise[0]  # the run began in an earlier chunk
                 self.scan = base + n
+                self._noise = (noise_start, self.scan)
                 return None
             try:
                 outcome = self._candidate(buffer, text, base, k, final)
@@ -159,6 +168,8 @@ class Capture:
         while start > floor and buffer.window[start - 1] in IGNORABLE:
             start -= 1  # noise right before a tag belongs to it
         start += base
+        if start == base + floor and self._noise[1] == start:
+            start = self._noise[0]  # and so does the noise scanned before
         if tag.name == "tool_calls":
             if not tag.closing:
                 if not tag.self_closing:

@@ -59,6 +59,7 @@ class Sieve:
         self._search = 0  # while held: where to look for a closing backtick run
         self._capture: Capture | None = None
         self._retry_at = 0  # a cut tag shell is scanned again once the buffer reaches this
+        self._noise = (0, 0)  # the last run of noise walked: all of [start, end) is noise
 
     @property
     def held_back(self) -> str:
@@ -104,11 +105,27 @@ class Sieve:
 
     def _emit_before(self, position: int) -> None:
         """Emit up to ``position``, keeping the noise right before it (it may belong to a tag)."""
+        self._emit(self._noise_start(position))
+
+    def _noise_start(self, position: int) -> int:
+        """Where the run of noise that ends at ``position`` begins (not before what was
+        emitted). The run is remembered, so one that grows chunk by chunk while it is held
+        is walked once: walked anew after every chunk, a run of ``n`` zero-width or control
+        characters cost ``n²`` (found by ``fuzz run adapter``)."""
         window, base = self._buffer.window, self._buffer.window_start
+        run_start, run_end = self._noise
+        floor = max(self._emitted, base)
         start = position
-        while start > max(self._emitted, base) and window[start - base - 1] in IGNORABLE:
+        while start > floor:
+            if run_start < start <= run_end:
+                start = run_start  # walked before, up to its first character
+                break
+            if window[start - base - 1] not in IGNORABLE:
+                break
             start -= 1
-        self._emit(start)
+        start = max(start, floor)
+        self._noise = (start, position)
+        return start
 
     def _wait(self, position: int) -> bool:
         """A cut shell at ``position``: hold from there until more text arrives."""
@@ -306,10 +323,7 @@ class Sieve:
     # ------------------------------------------------------------------ captures
 
     def _start_capture(self, base: int, tag: Tag) -> None:
-        window = self._buffer.window
-        start = tag.start
-        while start > 0 and start + base > self._emitted and window[start - 1] in IGNORABLE:
-            start -= 1
+        start = self._noise_start(base + tag.start) - base
         self._emit(base + start)
         absolute = Tag(
             start=base + tag.start,

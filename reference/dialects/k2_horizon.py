@@ -93,7 +93,11 @@ class K2HorizonToolParser(HunyuanToolParser):
             if end == len(payload):
                 return (end, ARG_START) if end > pos else None
             self._dropped_type = False
-            pos = end
+            if end > pos:
+                # The stray text is consumed on its own: were the tag after it undecided,
+                # the text would be read again with ``_dropped_type`` already cleared (a
+                # value, when the stream went on; dropped, when the text came whole).
+                return end, ARG_START
         return super()._consume_arg_start(payload, pos)
 
     def _between_key_and_value(self) -> tuple[str, ...]:

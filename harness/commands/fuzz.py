@@ -67,6 +67,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     run_parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
     run_parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
     run_parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
+    run_parser.add_argument(
+        "--runs",
+        type=int,
+        help="stop after this many executions (atheris; --seconds stays a cap): with --seed, "
+        "the same inputs on any machine, as CI's smoke run",
+    )
     run_parser.set_defaults(run=_run)
 
     triage = actions.add_parser(
@@ -103,19 +109,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.seconds < 1 or args.jobs < 1:
-        raise UsageError("--seconds and --jobs must be at least 1")
+    if args.seconds < 1 or args.jobs < 1 or (args.runs is not None and args.runs < 1):
+        raise UsageError("--seconds, --jobs and --runs must be at least 1")
     from ..fuzzing.findings import Findings
     from ..fuzzing.target import build_target
 
     target = build_target(args.target)
     workdir = args.workdir or Path(".toolconform-fuzz") / args.target
     engine = _engine(args.engine)
+    if args.runs is not None and engine != "atheris":
+        raise UsageError("--runs counts libFuzzer's executions: it needs the atheris engine")
     console = Console(stderr=True, soft_wrap=True, highlight=False)
     stop = "collecting every distinct failure" if args.keep_going else "until the first failure"
+    length = (
+        f"{args.seconds} s" if args.runs is None else f"{args.runs} runs (at most {args.seconds} s)"
+    )
     console.print(
         f"fuzzing {target.name} ({', '.join(target.dialects)}) with {engine} for "
-        f"{args.seconds} s, {args.jobs} job(s), {stop}; state in {workdir}",
+        f"{length}, {args.jobs} job(s), {stop}; state in {workdir}",
         markup=False,
     )
     findings = Findings(target)
@@ -200,6 +211,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
         jobs=args.jobs,
         keep_going=args.keep_going,
         seed=args.seed,
+        runs=args.runs,
         log=workdir / "libfuzzer.log",
     )
     fuzz_run.judge = lambda data: target.fails(data, fuzz_run.timeout)

@@ -109,6 +109,11 @@ class LibFuzzerRun:
     #: stops at the first finding, as plain libFuzzer does.
     keep_going: bool = False
     seed: int | None = None
+    #: Stop after this many executions (libFuzzer's ``-runs``), ``seconds`` still a cap:
+    #: with a seed, the same inputs every time on any machine, where a time budget runs
+    #: as many as the machine's load allows (a smoke run that found a new bug only on an
+    #: idle machine failed one CI run and passed the next).
+    runs: int | None = None
     #: Per-input limit: an input running longer is a hang (``timeout-…``).
     timeout: int = 30
     max_len: int = 4096
@@ -130,6 +135,8 @@ class LibFuzzerRun:
         ]
         if self.seed is not None:
             options.append(f"-seed={self.seed}")
+        if self.runs is not None:
+            options.append(f"-runs={self.runs}")
         if self.jobs > 1 or self.keep_going:
             # Fork mode: N worker processes share one corpus; findings do not stop it.
             options += [f"-fork={self.jobs}", "-ignore_crashes=1", "-ignore_timeouts=1"]

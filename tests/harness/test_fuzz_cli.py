@@ -46,6 +46,19 @@ def test_asking_for_atheris_without_it_is_a_usage_error(tmp_path, capsys, monkey
     assert "pip install 'toolconform[fuzz]'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--runs", "0"], "--runs must be at least 1"),
+        (["--runs", "5", "--engine", "hypothesis"], "it needs the atheris engine"),
+    ],
+)
+def test_runs_is_a_positive_count_of_libfuzzer_executions(tmp_path, capsys, options, says):
+    """A count Hypothesis would not honour is refused, not silently ignored."""
+    assert main(["fuzz", "run", "json", "--workdir", str(tmp_path), *options]) == 2
+    assert says in capsys.readouterr().err
+
+
 def test_artifacts_are_a_dictionary_and_a_seed_corpus_per_target(tmp_path):
     assert main(["fuzz", "artifacts", str(tmp_path)]) == 0
     for name in target_names():

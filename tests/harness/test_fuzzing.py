@@ -618,10 +618,17 @@ def test_triage_minimises_a_planted_finding_into_a_corpus_case(tmp_path):
     assert regression_input(record).chunks == triaged.minimal.chunks
 
 
+#: Executions of each target's smoke run.
+SMOKE_RUNS = 1500
+
+
 @pytest.mark.parametrize("name", target_names())
 def test_smoke_fuzz(name, tmp_path):
     """A few seconds of every target: under libFuzzer when atheris is installed (CI's
-    ``fuzz`` extra), else under the Hypothesis engine. No finding may appear."""
+    ``fuzz`` extra), else under the Hypothesis engine. No finding may appear.
+
+    libFuzzer runs a fixed number of executions from a fixed seed, so every machine tries
+    the same inputs: a finding fails the commit that brought it, on every run."""
     target = build_target(name)
     try:
         import atheris  # noqa: F401
@@ -632,14 +639,16 @@ def test_smoke_fuzz(name, tmp_path):
         write_seeds(target, tmp_path / "seeds")
         progress, _ = LibFuzzerRun(
             script=REPOSITORY / "fuzz" / f"fuzz_{name}.py",
-            seconds=3,
+            seconds=300,  # a cap the runs never reach: a few seconds each, idle
             artifacts=tmp_path / "artifacts",
             corpus=tmp_path / "corpus",
             seeds=tmp_path / "seeds",
             dictionary=tmp_path / "dict",
             seed=1,
+            runs=SMOKE_RUNS,
         ).run(lambda p: None)
         assert progress.coverage
+        assert progress.execs >= SMOKE_RUNS
     assert progress.execs > 20
     found = findings_in(tmp_path / "artifacts")
     # Say what was found, so that a CI log alone is enough to reproduce it.

@@ -389,6 +389,36 @@ def one_id_for_all_calls(dialect, request):
     return _OneIdForAll(dialect, request)
 
 
+class _KeysInSetOrder(_Wrapped):
+    """An arguments fragment that holds whole parameters writes them in the order of a set of
+    their names, as SGLang 0.5.23's MiniMax-M2 detector streams the parameters that arrive in
+    one chunk: the order is the process's string-hash draw."""
+
+    def transform(self, deltas):
+        out = []
+        for delta in deltas:
+            calls = []
+            for call in delta.get("tool_calls") or ():
+                arguments = call.get("function", {}).get("arguments")
+                try:
+                    value = json.loads(arguments) if arguments else None
+                except json.JSONDecodeError:
+                    value = None
+                if isinstance(value, dict):
+                    reordered = {key: value[key] for key in set(value)}
+                    call = {
+                        **call,
+                        "function": {**call["function"], "arguments": json.dumps(reordered)},
+                    }
+                calls.append(call)
+            out.append({**delta, "tool_calls": calls} if calls else delta)
+        return out
+
+
+def keys_in_set_order(dialect, request):
+    return _KeysInSetOrder(dialect, request)
+
+
 class _HoldsArguments(_Wrapped):
     """Streams names at once but holds every argument fragment until the stream ends (a
     parser that buffers values until the call closes)."""

@@ -21,14 +21,17 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import random
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from ..adapters import AdapterError, load_adapter
+from ..adapters.subprocess import HASH_SEED_VARIABLE
 from ..cases import builtin_corpus
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
@@ -137,6 +140,22 @@ def _outcomes(data: dict[str, Any], cases: list[str]) -> dict[str, tuple[str, fr
     return {case: (status.get(case, "?"), frozenset(prints[case])) for case in cases}
 
 
+@contextlib.contextmanager
+def _hash_seed(seed: str | None) -> Iterator[None]:
+    """The adapter programs of a re-run get the string-hash seed the report's run gave
+    them (``adapters.subprocess.hash_seed``): a parser may answer by it."""
+    before = os.environ.get(HASH_SEED_VARIABLE)
+    if seed is not None:
+        os.environ[HASH_SEED_VARIABLE] = seed
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(HASH_SEED_VARIABLE, None)
+        else:
+            os.environ[HASH_SEED_VARIABLE] = before
+
+
 def _rerun(data: dict[str, Any], spec: str, count: int, jobs: int, checked: list[str]) -> list[str]:
     from ..cli import main
 
@@ -156,7 +175,7 @@ def _rerun(data: dict[str, Any], spec: str, count: int, jobs: int, checked: list
         argv.append("--no-robustness")
     if data["isolation"] == "sandboxed":
         argv.append("--sandbox")
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory() as directory, _hash_seed(options.get("hash_seed")):
         output = io.StringIO()
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             main([*argv, "--report", directory])

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from toolconform.harness.adapters import load_adapter
+from toolconform.harness.adapters.subprocess import HASH_SEED
 from toolconform.harness.cli import main
 from toolconform.harness.commands import certify as certify_command
 from toolconform.harness.corpus_build import corpus_root
+from toolconform.harness.fuzzing import runs
 from toolconform.harness.generated import recorded
 from toolconform.harness.report_markdown import badge_text
 
@@ -229,6 +232,45 @@ def test_reproduce_lines_reproduce_the_same_failures(
         got = {(f["check"], f["fingerprint"]) for f in report(again)["failures"]}
         # --no-robustness in this test's runs: the token tier's failures are the same.
         assert got == {pair for pair in want}, line
+
+
+def test_a_parser_that_answers_by_string_hash_answers_the_same_in_every_program(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python draws a string-hash seed per process, and a parser that iterates a set of
+    names answers by the draw (SGLang 0.5.23's MiniMax-M2 detector streams parameters in set
+    order): each worker had its own parser, a verdict changed from run to run and its
+    reproduce line did not reproduce it. Every adapter program now runs with one seed, which
+    the report records and a reproduce line carries when the run chose it."""
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    request = {"tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}
+    arguments = {name: 1 for name in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")}
+    text = f"<tool_call>\n{json.dumps({'name': 'f', 'arguments': arguments})}\n</tool_call>"
+    answers = set()
+    for _ in range(4):  # four programs: 720 orders, one of them four times by chance at most
+        adapter = load_adapter(f"{BUG}:keys_in_set_order")
+        try:
+            answers.add(runs.complete(adapter, "qwen3", request, text).calls[0].arguments)
+        finally:
+            adapter.close()
+    assert len(answers) == 1, answers
+    assert json.loads(answers.pop()) == arguments  # the same keys, in the one order
+    status, _, _ = certify(
+        capsys, "--adapter", f"{BUG}:keys_in_set_order", *cases("qwen3/valid/json-value-types"),
+        "--report", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert status == 1
+    assert report(tmp_path / "r")["options"]["hash_seed"] == HASH_SEED
+    monkeypatch.setenv("PYTHONHASHSEED", "7")
+    status, _, _ = certify(
+        capsys, "--adapter", f"{BUG}:keys_in_set_order", *cases("qwen3/valid/json-value-types"),
+        "--report", str(tmp_path / "seven"),
+    )  # fmt: skip
+    assert status == 1
+    seven = report(tmp_path / "seven")
+    assert seven["options"]["hash_seed"] == "7"
+    assert seven["failures"]  # the keys out of their written order fail the result checks
+    assert all(f["reproduce"].startswith("PYTHONHASHSEED=7 ") for f in seven["failures"])
 
 
 def test_full_mode_gives_a_case_the_time_its_megabyte_ladder_takes(capsys, tmp_path: Path) -> None:

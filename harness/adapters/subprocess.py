@@ -53,19 +53,21 @@ REPLY_PER_REQUEST_BYTE = 32
 _SELECT_SLICE = 3600.0
 #: The sandbox tool (Debian package ``bubblewrap``).
 BWRAP = "bwrap"
-#: The string-hash seed every adapter program runs with, unless ``PYTHONHASHSEED`` is set.
-#: Python draws one per process, so a parser that iterates a set of names answers by the
-#: draw: SGLang 0.5.23's MiniMax-M2 detector streams the arguments that arrive in one chunk
-#: in set order, which gave each worker its own key order, a verdict that changed from run
-#: to run, and a reproduce command that did not reproduce. Fixed, every run of a case sees
-#: the same parser; the report's options record the seed.
+#: The string-hash seed every adapter program runs with (``PYTHONHASHSEED``), unless the run
+#: sets ``TOOLCONFORM_HASH_SEED``. Python draws one per process, so a parser that iterates a
+#: set of names answers by the draw: SGLang 0.5.23's MiniMax-M2 detector streams the
+#: arguments that arrive in one chunk in set order, which gave each worker its own key order,
+#: a verdict that changed from run to run, and a reproduce command that did not reproduce.
+#: Fixed, every run of a case sees the same parser; the report's options record the seed. An
+#: inherited ``PYTHONHASHSEED`` is the harness's, not the parser's: tox sets a random one.
 HASH_SEED = "0"
 HASH_SEED_VARIABLE = "PYTHONHASHSEED"
+HASH_SEED_SETTING = "TOOLCONFORM_HASH_SEED"
 
 
 def hash_seed() -> str:
-    """The ``PYTHONHASHSEED`` adapter programs get: the caller's, or ``HASH_SEED``."""
-    return os.environ.get(HASH_SEED_VARIABLE) or HASH_SEED
+    """The ``PYTHONHASHSEED`` adapter programs get: ``TOOLCONFORM_HASH_SEED``, or ``HASH_SEED``."""
+    return os.environ.get(HASH_SEED_SETTING) or HASH_SEED
 
 
 class ProtocolCrash(AdapterCrash):

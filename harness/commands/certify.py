@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..adapters import AdapterError, load_adapter
-from ..adapters.subprocess import HASH_SEED_VARIABLE, Launch, hash_seed, sandbox_available
+from ..adapters.subprocess import Launch, hash_seed, sandbox_available
 from ..cases import KINDS, Case, builtin_corpus
 from ..chunkings import STEP, ChunkingModel, chunking_model
 from ..corpus_build import corpus_identity
@@ -572,8 +572,8 @@ def _reproduce_options(args: argparse.Namespace, generated: int) -> dict[str, ob
     }
 
 
-#: The environment a reproduce line carries: the suite's own settings, and the string-hash
-#: seed of the adapter programs when the run chose one (without it they get ``HASH_SEED``).
+#: The environment a reproduce line carries: the suite's own settings (the adapter programs'
+#: string-hash seed among them, when the run chose one).
 _ENVIRONMENT_PREFIX = "TOOLCONFORM_"
 
 
@@ -603,7 +603,7 @@ def reproduce_command(adapter: str, failure: Failure, options: dict[str, object]
     environment = [
         f"{name}={shlex.quote(value)}"
         for name, value in sorted(os.environ.items())
-        if name.startswith(_ENVIRONMENT_PREFIX) or name == HASH_SEED_VARIABLE
+        if name.startswith(_ENVIRONMENT_PREFIX)
     ]
     return " ".join([*environment, shlex.join(argv)])
 

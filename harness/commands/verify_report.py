@@ -31,7 +31,7 @@ from typing import Any
 import jsonschema
 
 from ..adapters import AdapterError, load_adapter
-from ..adapters.subprocess import HASH_SEED_VARIABLE
+from ..adapters.subprocess import HASH_SEED_SETTING
 from ..cases import builtin_corpus
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
@@ -144,16 +144,16 @@ def _outcomes(data: dict[str, Any], cases: list[str]) -> dict[str, tuple[str, fr
 def _hash_seed(seed: str | None) -> Iterator[None]:
     """The adapter programs of a re-run get the string-hash seed the report's run gave
     them (``adapters.subprocess.hash_seed``): a parser may answer by it."""
-    before = os.environ.get(HASH_SEED_VARIABLE)
+    before = os.environ.get(HASH_SEED_SETTING)
     if seed is not None:
-        os.environ[HASH_SEED_VARIABLE] = seed
+        os.environ[HASH_SEED_SETTING] = seed
     try:
         yield
     finally:
         if before is None:
-            os.environ.pop(HASH_SEED_VARIABLE, None)
+            os.environ.pop(HASH_SEED_SETTING, None)
         else:
-            os.environ[HASH_SEED_VARIABLE] = before
+            os.environ[HASH_SEED_SETTING] = before
 
 
 def _rerun(data: dict[str, Any], spec: str, count: int, jobs: int, checked: list[str]) -> list[str]:

@@ -240,9 +240,11 @@ def test_a_parser_that_answers_by_string_hash_answers_the_same_in_every_program(
     """Python draws a string-hash seed per process, and a parser that iterates a set of
     names answers by the draw (SGLang 0.5.23's MiniMax-M2 detector streams parameters in set
     order): each worker had its own parser, a verdict changed from run to run and its
-    reproduce line did not reproduce it. Every adapter program now runs with one seed, which
-    the report records and a reproduce line carries when the run chose it."""
-    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    reproduce line did not reproduce it. Every adapter program now runs with one seed,
+    whatever the harness's own, which the report records and a reproduce line carries when
+    the run chose it (TOOLCONFORM_HASH_SEED)."""
+    monkeypatch.setenv("PYTHONHASHSEED", "random")  # the harness's own (tox sets one): not theirs
+    monkeypatch.delenv("TOOLCONFORM_HASH_SEED", raising=False)
     request = {"tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}
     arguments = {name: 1 for name in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")}
     text = f"<tool_call>\n{json.dumps({'name': 'f', 'arguments': arguments})}\n</tool_call>"
@@ -261,7 +263,7 @@ def test_a_parser_that_answers_by_string_hash_answers_the_same_in_every_program(
     )  # fmt: skip
     assert status == 1
     assert report(tmp_path / "r")["options"]["hash_seed"] == HASH_SEED
-    monkeypatch.setenv("PYTHONHASHSEED", "7")
+    monkeypatch.setenv("TOOLCONFORM_HASH_SEED", "7")
     status, _, _ = certify(
         capsys, "--adapter", f"{BUG}:keys_in_set_order", *cases("qwen3/valid/json-value-types"),
         "--report", str(tmp_path / "seven"),
@@ -270,7 +272,7 @@ def test_a_parser_that_answers_by_string_hash_answers_the_same_in_every_program(
     seven = report(tmp_path / "seven")
     assert seven["options"]["hash_seed"] == "7"
     assert seven["failures"]  # the keys out of their written order fail the result checks
-    assert all(f["reproduce"].startswith("PYTHONHASHSEED=7 ") for f in seven["failures"])
+    assert all(f["reproduce"].startswith("TOOLCONFORM_HASH_SEED=7 ") for f in seven["failures"])
 
 
 def test_full_mode_gives_a_case_the_time_its_megabyte_ladder_takes(capsys, tmp_path: Path) -> None:

@@ -24,9 +24,9 @@ import json
 import os
 import random
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import jsonschema
 
@@ -140,22 +140,6 @@ def _outcomes(data: dict[str, Any], cases: list[str]) -> dict[str, tuple[str, fr
     return {case: (status.get(case, "?"), frozenset(prints[case])) for case in cases}
 
 
-@contextlib.contextmanager
-def _hash_seed(seed: str | None) -> Iterator[None]:
-    """The adapter programs of a re-run get the string-hash seed the report's run gave
-    them (``adapters.subprocess.hash_seed``): a parser may answer by it."""
-    before = os.environ.get(HASH_SEED_SETTING)
-    if seed is not None:
-        os.environ[HASH_SEED_SETTING] = seed
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(HASH_SEED_SETTING, None)
-        else:
-            os.environ[HASH_SEED_SETTING] = before
-
-
 def _rerun(data: dict[str, Any], spec: str, count: int, jobs: int, checked: list[str]) -> list[str]:
     from ..cli import main
 
@@ -175,7 +159,10 @@ def _rerun(data: dict[str, Any], spec: str, count: int, jobs: int, checked: list
         argv.append("--no-robustness")
     if data["isolation"] == "sandboxed":
         argv.append("--sandbox")
-    with tempfile.TemporaryDirectory() as directory, _hash_seed(options.get("hash_seed")):
+    # The adapter programs get the string-hash seed the report's run gave them (a parser may
+    # answer by it: adapters.subprocess.hash_seed); a report without one leaves it as it is.
+    seed = {HASH_SEED_SETTING: options["hash_seed"]} if "hash_seed" in options else {}
+    with tempfile.TemporaryDirectory() as directory, mock.patch.dict(os.environ, seed):
         output = io.StringIO()
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             main([*argv, "--report", directory])

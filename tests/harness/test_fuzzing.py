@@ -305,7 +305,7 @@ TWO_REASONING_MESSAGES = "to=self<|message|>A<|eom|><|start|>assistant to=self<|
 
 
 def test_a_dialects_declared_reasoning_separator_is_not_invented_text():
-    """Found by ``fuzz run adapter`` (CI's smoke run): the reference's Muse Glimmer reasoning
+    """Found by ``fuzz run adapter`` (seeds 1 and 7): the reference's Muse Glimmer reasoning
     ``A\nB`` was reported as invented text, though the newline is the dialect's declared
     join; any other character the output lacks still is."""
     given = replace(fuzz_input(TWO_REASONING_MESSAGES), dialect="muse_glimmer")

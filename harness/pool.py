@@ -15,6 +15,7 @@ import contextlib
 import multiprocessing
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -101,6 +102,8 @@ class _Worker:
         self.process.start()
         child.close()
         self.case: Case | None = None
+        #: The group of the cases it was last given (``_Queue``): what it has loaded.
+        self.group: str | None = None
         #: The case's result as of its last finished stage.
         self.partial: CaseResult | None = None
         self.started = 0.0
@@ -127,6 +130,35 @@ class _Worker:
         self.connection.close()
 
 
+class _Queue:
+    """The cases still to give, grouped by the tokenizers a worker loads for them (a
+    dialect's families; one to two seconds each, once per worker): a worker is given the
+    next case of its own group while there is one, then a group no other worker is on, and
+    only then a share of the largest group left. Each worker loads about its part of the
+    tokenizers instead of every one (28 cases of 28 dialects: 15.1 s with two workers,
+    13.3 s with one, before)."""
+
+    def __init__(self, cases: Iterable[Case], key: Callable[[Case], str]) -> None:
+        self.groups: dict[str, deque[Case]] = {}
+        for case in cases:
+            self.groups.setdefault(key(case), deque()).append(case)
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def pop(self, group: str | None = None, busy: Iterable[str | None] = ()) -> tuple[str, Case]:
+        """The next case for a worker last on ``group``, while the others are on ``busy``."""
+        if group not in self.groups:
+            taken = set(busy)
+            free = [name for name in self.groups if name not in taken]
+            group = free[0] if free else max(self.groups, key=lambda name: len(self.groups[name]))
+        cases = self.groups[group]
+        case = cases.popleft()
+        if not cases:
+            del self.groups[group]
+        return group, case
+
+
 def run_cases(
     cases: Iterable[Case], config: PoolConfig, on_result: Callable[[CaseResult], None]
 ) -> None:
@@ -138,15 +170,18 @@ def run_cases(
     """
     become_subreaper()
     context = multiprocessing.get_context("spawn")
-    queue = list(cases)
-    queue.reverse()
-    workers = [_Worker(context, config) for _ in range(max(1, min(config.jobs, len(queue))))]
+    cases = list(cases)
+    families = {model.dialect: model.families for model in config.chunking_models}
+    queue = _Queue(cases, lambda case: " ".join(families.get(case.dialect, ())) or case.dialect)
+    workers = [_Worker(context, config) for _ in range(max(1, min(config.jobs, len(cases))))]
     unstartable = 0
     try:
         while queue or any(worker.case is not None for worker in workers):
             for worker in workers:
                 if worker.ready and worker.case is None and queue:
-                    worker.give(queue.pop())
+                    busy = [other.group for other in workers if other is not worker]
+                    worker.group, case = queue.pop(worker.group, busy)
+                    worker.give(case)
             waiting = [w for w in workers if w.case is not None or not w.ready]
             ready = wait([worker.connection for worker in waiting], timeout=1.0)
             now = time.monotonic()
@@ -166,7 +201,7 @@ def run_cases(
                     if unstartable >= len(workers) * 2 and not any(w.ready for w in workers):
                         raise AdapterCrash(worker.failure)
                     if queue:
-                        on_result(_lost(queue.pop(), CRASH, worker.failure))
+                        on_result(_lost(queue.pop()[1], CRASH, worker.failure))
                     workers[index] = _Worker(context, config)
                     continue
                 if worker.case is None:

@@ -123,3 +123,27 @@ def test_messages_are_checked_against_the_published_schema() -> None:
 
 def test_reference_adapter_loads_by_name() -> None:
     assert load_adapter("reference").implementation["name"] == "toolconform-reference"
+
+
+def test_the_hosts_feed_limit_stops_a_slow_feed_and_not_a_long_run() -> None:
+    """The host's per-feed limit is one timer per run (a system call per feed cost about as
+    much as the reference's feed): many short feeds that together outlast it go on, and a
+    feed that alone outlasts it is stopped, however many feeds came before."""
+    import time
+
+    from toolconform.harness.adapters.host import _FeedTimeout, _Limit
+
+    def feed(limit: _Limit, seconds: float) -> None:
+        limit.since = time.perf_counter_ns()
+        time.sleep(seconds)
+        limit.since = None
+
+    with _Limit(1.0) as limit:
+        for _ in range(15):
+            feed(limit, 0.1)
+    started = time.monotonic()
+    with pytest.raises(_FeedTimeout, match="longer than 1 s"), _Limit(1.0) as limit:
+        for _ in range(8):
+            feed(limit, 0.1)
+        feed(limit, 60.0)
+    assert time.monotonic() - started < 30  # stopped, not slept through

@@ -374,3 +374,28 @@ def test_a_finish_path_that_raises_on_a_cut_call_is_found() -> None:
 
     stop_only.endings = ("step", "with-last-chunk")
     assert not run(stop_only, case).failures
+
+
+def test_a_super_linear_program_is_stopped_when_a_measurements_runs_go_in_one_request() -> None:
+    """Through an adapter program that offers ``run`` (here the host), a measurement of
+    many short runs is one request (``repeat``), bounded by one budget: the quadratic
+    re-parser is still stopped before the largest size, and the reference still passes."""
+    from toolconform.harness.adapters import load_adapter
+
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+    results = {}
+    # From 4 repetitions, where one run of either parser is far below the noise floor.
+    for spec, sizes in ((f"{BUGS}:reparses_prefix", (4, 256)), ("reference", (4, 512))):
+        scaling = type(base.scaling)("@@", "lorem ipsum dolor ", sizes)
+        adapter = load_adapter(spec)
+        try:
+            results[spec] = CaseExecutor(adapter, robustness=False).run(
+                Case(**{**base.__dict__, "scaling": scaling})
+            )
+        finally:
+            adapter.close()
+    failure = failure_of(results[f"{BUGS}:reparses_prefix"], "perf.linear")
+    assert failure.actual["runs_per_measurement"] > 1, failure.message  # batched
+    assert failure.actual["stopped_before"] <= 256, failure.message
+    assert results["reference"].checks["perf.linear"] == "pass", results["reference"].failures
+    assert results["reference"].runs > 100  # its measurements were of many runs each

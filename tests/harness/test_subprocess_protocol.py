@@ -147,3 +147,32 @@ def test_the_hosts_feed_limit_stops_a_slow_feed_and_not_a_long_run() -> None:
             feed(limit, 0.1)
         feed(limit, 60.0)
     assert time.monotonic() - started < 30  # stopped, not slept through
+
+
+def test_repeated_runs_share_one_budget_and_stop_at_the_first_that_fails() -> None:
+    """certify's ladder makes a fast parser's runs of one measurement in one request
+    (``repeat``): the budget bounds them together, as it bounds one run, so a slow parser
+    is stopped within it instead of after ``repeat`` budgets."""
+    import io
+    import time
+
+    from toolconform.harness.adapters.host import Host
+
+    case = CASES["qwen3/valid/text-after-block"]
+    chunks = [case.output[i : i + 4] for i in range(0, len(case.output), 4)]
+    host = Host("tests.planted_bugs:reparses_prefix", io.BytesIO())
+    host.hello({})
+    request = {"dialect": "qwen3", "request": case.request, "chunkings": [{"chunks": chunks}]}
+    (whole,) = host.run({**request, "repeat": 3})["results"]
+    assert whole["repetitions"] == 3 and "error" not in whole
+    assert len(whole["chunks"]) == len(chunks) + 1  # one run's outputs, not three
+    long = (case.output * 40)[: 40 * len(case.output)]
+    slow = {**request, "chunkings": [{"chunks": [long[i : i + 4] for i in range(0, len(long), 4)]}]}
+    started = time.perf_counter()
+    (one,) = host.run({**slow, "budget": 60.0})["results"]
+    once = time.perf_counter() - started
+    assert "error" not in one
+    started = time.perf_counter()
+    (stopped,) = host.run({**slow, "repeat": 1000, "budget": 2 * once})["results"]
+    assert stopped["error"]["kind"] == "budget" and 2 <= stopped["repetitions"] < 1000
+    assert time.perf_counter() - started < 100 * once  # one budget, not a thousand

@@ -126,7 +126,7 @@ def test_a_ladder_a_load_spike_stopped_runs_once_more() -> None:
 def test_a_verdict_near_the_bound_is_timed_past_the_ladder_before_it_stands() -> None:
     """A small quadratic term beside a large per-character cost fits about 1.3 over a quick
     ladder, so noise decided the verdict: SGLang's gigachat3 long-string-argument measured
-    size^1.31 in one run and passed in another. Two doublings further the term dominates."""
+    size^1.31 in one run and passed in another. One doubling further the term dominates."""
 
     def small_quadratic(noise: float):
         """10 µs a character and a quadratic term; ``noise`` slows the two smaller sizes."""
@@ -143,9 +143,9 @@ def test_a_verdict_near_the_bound_is_timed_past_the_ladder_before_it_stands() ->
     # ... and both are judged past the ladder, where they agree.
     for first in (below, above):
         verdict = scaling.confirm(SIZES, small_quadratic(1.0), first)
-        assert not verdict.linear and verdict.extended == 2
-        assert [size for size, _ in verdict.points][-2:] == [16_000, 32_000]
-        assert verdict.exponent is not None and verdict.exponent > 1.5
+        assert not verdict.linear and verdict.extended == 1
+        assert [size for size, _ in verdict.points][-2:] == [8_000, 16_000]
+        assert verdict.exponent is not None and verdict.exponent > 1.4
         assert "past the case's own" in verdict.describe()
 
 
@@ -154,13 +154,13 @@ def test_a_linear_parser_that_noise_put_near_the_bound_passes_past_the_ladder() 
 
     def spiked(size: int, limit: float | None) -> float:
         calls.append(size)
-        return 1e-4 * size * (1.6 if size == 8_000 and len(calls) <= 8 else 1.0)
+        return 1e-4 * size * (1.8 if size == 8_000 and len(calls) <= 8 else 1.0)
 
     first = scaling.measure(SIZES, spiked)
     assert first.linear and first.exponent is not None and first.exponent > scaling.BORDERLINE[0]
     verdict = scaling.confirm(SIZES, spiked, first)
-    assert verdict.linear and verdict.extended == 2
-    assert verdict.exponent == pytest.approx(1.0, abs=0.05)
+    assert verdict.linear and verdict.extended == 1
+    assert verdict.exponent == pytest.approx(1.0, abs=0.1)
     # Clearly linear, and clearly quadratic, verdicts are not extended.
     for exponent, constant in ((1.0, 1e-5), (2.0, 1e-9)):
         clear = scaling.measure(SIZES, parser(exponent, constant))
@@ -173,7 +173,7 @@ def test_an_extension_stays_within_the_cap() -> None:
     slow: list[float] = []
 
     def near(size: int, limit: float | None) -> float:
-        seconds = 2e-3 * size**1.2
+        seconds = 2e-3 * size**1.25
         if limit is not None and seconds > limit:
             raise scaling.Exceeded(seconds)
         slow.append(seconds)
@@ -184,7 +184,7 @@ def test_an_extension_stays_within_the_cap() -> None:
     assert verdict.extended == 0 and verdict.points == first.points
 
     def explodes(size: int, limit: float | None) -> float:
-        seconds = 1e-5 * size**1.2 if size <= 8_000 else 1e3
+        seconds = 1e-5 * size**1.25 if size <= 8_000 else 1e3
         if limit is not None and seconds > limit:
             raise scaling.Exceeded(seconds / 10)
         return seconds

@@ -383,11 +383,19 @@ def test_a_super_linear_program_is_stopped_when_a_measurements_runs_go_in_one_re
     from toolconform.harness.adapters import load_adapter
 
     base = CORPUS["qwen3/pathological/long-string-argument"]
-    results = {}
+    results, requests = {}, {}
     # From 4 repetitions, where one run of either parser is far below the noise floor.
     for spec, sizes in ((f"{BUGS}:reparses_prefix", (4, 256)), ("reference", (4, 512))):
         scaling = type(base.scaling)("@@", "lorem ipsum dolor ", sizes)
         adapter = load_adapter(spec)
+        sent = requests[spec] = []
+        run_batch = adapter.factory.run_batch
+
+        def recording(*args, repeat: int = 1, _run=run_batch, _sent=sent, **options):
+            _sent.append(repeat)
+            return _run(*args, repeat=repeat, **options)
+
+        adapter.factory.run_batch = recording
         try:
             results[spec] = CaseExecutor(adapter, robustness=False).run(
                 Case(**{**base.__dict__, "scaling": scaling})
@@ -395,7 +403,9 @@ def test_a_super_linear_program_is_stopped_when_a_measurements_runs_go_in_one_re
         finally:
             adapter.close()
     failure = failure_of(results[f"{BUGS}:reparses_prefix"], "perf.linear")
-    assert failure.actual["runs_per_measurement"] > 1, failure.message  # batched
+    assert failure.actual["runs_per_measurement"] > 1, failure.message
+    for spec, repeats in requests.items():  # a measurement's runs went in one request
+        assert max(repeats) > 1, (spec, repeats)
     assert failure.actual["stopped_before"] <= 256, failure.message
     assert results["reference"].checks["perf.linear"] == "pass", results["reference"].failures
     assert results["reference"].runs > 100  # its measurements were of many runs each

@@ -139,7 +139,7 @@ def test_a_failure_near_the_bound_must_hold_one_doubling_further() -> None:
     above = scaling.measure(SIZES, small_quadratic(1.0))
     assert not above.linear
     verdict = scaling.confirm(SIZES, small_quadratic(1.0), above)
-    assert not verdict.linear and verdict.extended == 1
+    assert not verdict.linear and verdict.extended
     assert [size for size, _ in verdict.points][-2:] == [8_000, 16_000]
     assert "past the case's own" in verdict.describe()
     below = scaling.measure(SIZES, small_quadratic(1.1))
@@ -156,11 +156,11 @@ def test_a_linear_parser_that_noise_put_over_the_bound_passes_one_doubling_furth
     first = scaling.measure(SIZES, slowed_at_the_top)
     assert not first.linear
     verdict = scaling.confirm(SIZES, slowed_at_the_top, first)
-    assert verdict.linear and verdict.extended == 1
+    assert verdict.linear and verdict.extended
     # Clearly linear, and clearly quadratic, verdicts are not extended.
     for exponent, constant in ((1.0, 1e-5), (2.0, 1e-9)):
         clear = scaling.measure(SIZES, parser(exponent, constant))
-        assert scaling.confirm(SIZES, parser(exponent, constant), clear).extended == 0
+        assert scaling.confirm(SIZES, parser(exponent, constant), clear).extended is False
 
 
 def test_an_extension_stays_within_the_cap() -> None:
@@ -175,7 +175,7 @@ def test_an_extension_stays_within_the_cap() -> None:
 
     first = scaling.measure(SIZES, near, cap=1e9)
     verdict = scaling.confirm(SIZES, near, first, cap=scaling.CAP)
-    assert verdict.extended == 0 and not verdict.linear
+    assert not verdict.extended and not verdict.linear
 
     def explodes(size: int, limit: float | None) -> float:
         seconds = 1e-5 * size**1.4 if size <= 8_000 else 1e3
@@ -185,7 +185,7 @@ def test_an_extension_stays_within_the_cap() -> None:
 
     first = scaling.measure(SIZES, explodes)
     verdict = scaling.confirm(SIZES, explodes, first)
-    assert verdict.stopped_before == 16_000 and verdict.extended == 1 and not verdict.linear
+    assert verdict.stopped_before == 16_000 and verdict.extended and not verdict.linear
     assert verdict.points[-1][1] >= scaling.CAP
 
 
@@ -194,7 +194,7 @@ def test_an_extended_size_counts_in_the_fit_over_all_sizes_only() -> None:
     slowed the most: judged among the top four, one more of them failed it; over all sizes
     it passes. A ladder of its own longer than four sizes is still judged on its top four."""
     loaded = [(500, 0.0145), (1000, 0.0295), (2000, 0.077), (4000, 0.1725), (8000, 0.4722)]
-    verdict = scaling.Verdict(points=loaded, extended=1)
+    verdict = scaling.Verdict(points=loaded, extended=True)
     assert scaling.fit_exponent(loaded[-scaling.TOP :]) > scaling.SUPER_LINEAR  # the old rule
     assert verdict.linear and verdict.exponent == pytest.approx(1.26, abs=0.01)
     assert scaling.Verdict(points=loaded).exponent == scaling.fit_exponent(loaded[-4:])

@@ -205,6 +205,11 @@ def _chunking_invariant(judged: Judged) -> str | None:
     return same_result(judged.result, whole.result, "whole-response result")
 
 
+#: The check judged by running a case again in a program under a second string-hash seed:
+#: a parser that iterates a set answers by the seed its process drew (SGLang 0.5.23's
+#: MiniMax-M2 detector orders streamed arguments so), and one fixed seed hides that.
+SEED_INVARIANT = "result.seed-invariant"
+
 #: The check of the client-visible finish reason (its failures' fingerprints hash it).
 FINISH_REASON = "result.finish-reason"
 
@@ -289,6 +294,10 @@ CATALOGUE: tuple[Check, ...] = (
     Check("result.chunking-invariant", MUST, "independent of chunking", "000 测试与 benchmark",
           "The final result is the same as for the whole response in one chunk.",
           verdict=_chunking_invariant, applies=_has_whole),
+    Check(SEED_INVARIANT, MUST, "independent of the hash seed", "000 实现不变量",
+          "The final result is the same when the adapter program runs under a second "
+          "string-hash seed (PYTHONHASHSEED): the whole response and one piece per chunk, "
+          "compared as result.chunking-invariant compares (adapter programs only)."),
     Check(FINISH_REASON, MUST, "finish reason tells a cut", "000 Response Parser",
           "Where the adapter reports the client's finish_reason (serving layers), it comes once, "
           "with the end of the stream: 'length' when the output was cut at max_tokens, "

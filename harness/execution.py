@@ -25,7 +25,7 @@ from hypothesis.errors import NoSuchExample
 
 from ..reference import get_dialect
 from . import scaling
-from .adapters import Adapter, AdapterCrash, SessionSkipped
+from .adapters import Adapter, AdapterCrash, AdapterError, SessionSkipped
 from .adapters.reference import reference_factory
 from .adapters.subprocess import (
     ImplementationError,
@@ -42,11 +42,13 @@ from .checks import (
     LIMIT,
     MUST,
     OK,
+    SEED_INVARIANT,
     TIMEOUT,
     CaseContext,
     Outcome,
     Run,
     effective_level,
+    same_result,
     verdicts,
 )
 from .chunkings import (
@@ -507,8 +509,14 @@ class CaseExecutor:
         families: frozenset[str] | None = None,
         chunking_models: Iterable[ChunkingModel] = (),
         on_progress: Callable[[CaseResult], None] | None = None,
+        reseed: bool = False,
     ) -> None:
         self.adapter = adapter
+        #: Judge ``result.seed-invariant``: an adapter program's parser is run again in a
+        #: second program under another string-hash seed, started when first needed and
+        #: stopped by ``close`` (an in-process parser has the harness's seed: not judged).
+        self.reseed = reseed and isinstance(adapter.factory, SubprocessFactory)
+        self._reseeded: Adapter | None = None
         #: Receives a pathological case's result so far between its stages (after the
         #: smallest size with the memory check, after the ladder): a worker sends it to the
         #: parent, so that a case killed at its wall-clock limit keeps what they found.
@@ -522,6 +530,12 @@ class CaseExecutor:
         self.families = families
         self.robustness = robustness and (families is None or "chars" in families)
         self._oracle = Adapter.from_factory("reference", reference_factory)
+
+    def close(self) -> None:
+        """Stop the program under the second hash seed (the adapter is its owner's to close)."""
+        if self._reseeded is not None:
+            self._reseeded.close()
+            self._reseeded = None
 
     def run(self, case: Case) -> CaseResult:
         start = time.perf_counter()
@@ -583,6 +597,7 @@ class CaseExecutor:
                     found[check] = (run, message)
 
         hung = False
+        compared: list[Run] = []  # the runs result.seed-invariant repeats under another seed
         if only is not None:
             whole = feed_chunking(
                 self.adapter, case, Chunking("whole", (text,)), feed_timeout=self.feed_timeout
@@ -596,7 +611,9 @@ class CaseExecutor:
                 ),
             ):
                 record(run)
-        for source in self.sources(case.dialect) if only is None else ():
+        sources = self.sources(case.dialect) if only is None else []
+        first = sources[0] if sources else None
+        for source in sources:
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
             chunkings = token_chunkings(
@@ -609,8 +626,10 @@ class CaseExecutor:
                 run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
                 if whole:
                     context.whole = run  # the baseline of result.chunking-invariant
-                    if not self._selected("whole"):
-                        continue
+                if source is first and chunking.family in ("whole", f"pieces:{source.name}"):
+                    compared.append(run)
+                if whole and not self._selected("whole"):
+                    continue
                 record(run)
                 # A parser that hung, crashed its program, flooded its output or ran out of
                 # memory once will again: that settles it (each costs a program restart).
@@ -629,6 +648,8 @@ class CaseExecutor:
             for chunking in char_chunkings(text, self._budget(case)):
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
 
+        if not hung:
+            self._check_seed(case, compared, result)
         if problem and "run.contract" not in found:  # a streamed violation says more
             broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
             result.checks["run.contract"] = "fail"
@@ -640,6 +661,50 @@ class CaseExecutor:
             if run.chunking.tier == TOKEN_TIER and run.chunking.cuts > 1 and run.outcome != TIMEOUT:
                 run, message = self._shrink(case, run, check, evaluate)
             _record_run_failure(result, case, check, run, message, expectations)
+
+    def _check_seed(self, case: Case, compared: list[Run], result: CaseResult) -> None:
+        """``result.seed-invariant``: ``compared`` again in the program under the second
+        hash seed, each result the same as under the first. A parser that iterates a set
+        answers by the seed its process drew; certify fixes one seed so that verdicts
+        repeat, and this is what the fixed seed would otherwise hide."""
+        compared = [run for run in compared if run.outcome == OK and run.result is not None]
+        if not self.reseed or not compared:
+            return
+        assert isinstance(self.adapter.factory, SubprocessFactory)
+        first = self.adapter.factory.launch.hash_seed
+        if self._reseeded is None:
+            try:
+                self._reseeded = Adapter.from_factory(
+                    self.adapter.spec, self.adapter.factory.reseeded()
+                )
+            except AdapterError as error:
+                message = f"the adapter program did not start under a second hash seed: {error}"
+                result.fail(case, SEED_INVARIANT, message, compared[0].chunking, status=CRASH)
+                return
+        reseeded = self._reseeded
+        assert isinstance(reseeded.factory, SubprocessFactory)
+        second = reseeded.factory.launch.hash_seed
+        for run in compared:
+            assert run.result is not None
+            again = feed_chunking(reseeded, case, run.chunking, feed_timeout=self.feed_timeout)
+            result.runs += 1
+            if again.outcome != OK or again.result is None:
+                problem = f"ended {again.outcome}: {again.error}"
+            else:
+                baseline = f"result under PYTHONHASHSEED={first}"
+                problem = same_result(again.result, run.result, baseline)
+            if problem:
+                result.fail(
+                    case,
+                    SEED_INVARIANT,
+                    f"under PYTHONHASHSEED={second} the run {problem}",
+                    run.chunking,
+                    status=Outcome(again.outcome).status,
+                    expected=run.result.to_json(),
+                    actual=again.result.to_json() if again.result is not None else None,
+                )
+                return
+        result.checks.setdefault(SEED_INVARIANT, "pass")
 
     def sources(self, dialect: str) -> list[BoundarySource]:
         model = self.chunking_models.get(dialect)

@@ -81,6 +81,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
         robustness=config.robustness,
         chunking_models=config.chunking_models,
         on_progress=lambda result: connection.send((PARTIAL, result)),
+        reseed=True,
     )
     connection.send(READY)
     try:
@@ -92,6 +93,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
     except (EOFError, KeyboardInterrupt):
         pass
     finally:
+        executor.close()
         adapter.close()
 
 

@@ -454,6 +454,29 @@ def holds_arguments_until_the_end(dialect, request):
     return _HoldsArguments(dialect, request)
 
 
+class _HoldsArgumentsInSetOrder(_HoldsArguments):
+    """Holds every call's arguments until the stream ends, then writes each object out in
+    the order of a set of its keys: the same result for every chunking, a different one for
+    each string-hash seed of its process (SGLang 0.5.23's MiniMax-M2 detector orders the
+    parameters of one chunk so)."""
+
+    def finish(self):
+        joined: dict[int, list[str]] = {}
+        for fragment in self.held:
+            joined.setdefault(fragment["index"], []).append(fragment["function"]["arguments"])
+        self.held = []
+        released = []
+        for index, pieces in joined.items():
+            value = json.loads("".join(pieces))
+            reordered = {key: value[key] for key in set(value)}
+            released.append({"index": index, "function": {"arguments": json.dumps(reordered)}})
+        return self.transform(self.inner.finish()) + [{"tool_calls": [f]} for f in released]
+
+
+def holds_arguments_in_set_order(dialect, request):
+    return _HoldsArgumentsInSetOrder(dialect, request)
+
+
 #: Every chunk and delta any session saw: a cache nobody evicts (memory grows per request).
 _SEEN: list = []
 

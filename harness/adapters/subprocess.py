@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,18 @@ def hash_seed() -> str:
     return os.environ.get(HASH_SEED_SETTING) or HASH_SEED
 
 
+def second_hash_seed(seed: str) -> str:
+    """The seed ``result.seed-invariant`` runs a case under besides ``seed``: the next one.
+    One fixed seed makes verdicts repeatable but says nothing of the others a server draws;
+    a set iterated in one order under seed 0 is, for most sets, in another under seed 1."""
+    try:
+        return str((int(seed) + 1) % 2**32)
+    except ValueError:
+        raise AdapterError(
+            f"{HASH_SEED_SETTING}={seed!r}: a hash seed is an integer from 0 to 4294967295"
+        ) from None
+
+
 class ProtocolCrash(AdapterCrash):
     """The program died, printed something that is not a reply, or did not answer in time."""
 
@@ -105,6 +117,9 @@ class Launch:
     validate: bool = field(
         default_factory=lambda: bool(os.environ.get("TOOLCONFORM_VALIDATE_PROTOCOL"))
     )
+    #: The program's ``PYTHONHASHSEED`` (``hash_seed``; ``result.seed-invariant`` starts a
+    #: second program with ``second_hash_seed``).
+    hash_seed: str = field(default_factory=hash_seed)
 
 
 def sandbox_available() -> str | None:
@@ -177,7 +192,7 @@ class _Process:
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
                 cwd=self.scratch,
-                env={**os.environ, HASH_SEED_VARIABLE: hash_seed(), **environment},
+                env={**os.environ, HASH_SEED_VARIABLE: launch.hash_seed, **environment},
                 start_new_session=True,
             )
         except OSError as error:
@@ -468,6 +483,11 @@ class SubprocessFactory:
             self.kill()
             raise ProtocolCrash(f"a run reply without one result per chunking: {str(reply)[:200]}")
         return results
+
+    def reseeded(self) -> SubprocessFactory:
+        """The same program, started under ``second_hash_seed`` (``result.seed-invariant``)."""
+        launch = replace(self.launch, hash_seed=second_hash_seed(self.launch.hash_seed))
+        return SubprocessFactory(self.spec, self.argv, launch)
 
     def close(self) -> None:
         if self._process is not None:

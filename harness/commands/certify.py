@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..adapters import AdapterError, load_adapter
-from ..adapters.subprocess import Launch, hash_seed, sandbox_available
+from ..adapters.subprocess import Launch, hash_seed, sandbox_available, second_hash_seed
 from ..cases import KINDS, Case, builtin_corpus
 from ..chunkings import STEP, ChunkingModel, chunking_model
 from ..corpus_build import corpus_identity
@@ -328,7 +328,8 @@ def _certify(args: argparse.Namespace) -> int:
             "allow_skips": args.allow_skips,
             "output_limit_mib": args.output_limit,
             "memory_limit_gib": args.memory_limit,
-            "hash_seed": hash_seed(),
+            "hash_seed": launch.hash_seed,
+            "second_hash_seed": second_hash_seed(launch.hash_seed),
         },
     )
     for warning in warnings:
@@ -481,6 +482,10 @@ def _check_options(args: argparse.Namespace) -> None:
         check_report_directory(args.report)
         # Absolute now: nothing the run starts can move where the report goes.
         args.report = args.report.resolve()
+    try:
+        second_hash_seed(hash_seed())
+    except AdapterError as error:
+        raise UsageError(str(error)) from None
     if args.memory_limit < 0 or not math.isfinite(args.memory_limit):
         raise UsageError(f"--memory-limit {args.memory_limit:g} must be 0 (none) or more GiB")
     if args.output_limit <= 0 or not math.isfinite(args.output_limit):

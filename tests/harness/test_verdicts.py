@@ -275,6 +275,48 @@ def test_a_parser_that_answers_by_string_hash_answers_the_same_in_every_program(
     assert all(f["reproduce"].startswith("TOOLCONFORM_HASH_SEED=7 ") for f in seven["failures"])
 
 
+def test_a_parser_that_answers_by_string_hash_fails_under_a_second_seed(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One fixed seed makes verdicts repeat, and hides what the others do: a parser that
+    holds a call's arguments and writes them in set order gives the same result for every
+    chunking and, compared as JSON values, the expected one, so it passed under seed 0 alone.
+    Each case is now run again under a second seed, and the result must not change."""
+    monkeypatch.delenv("TOOLCONFORM_HASH_SEED", raising=False)
+    selected = cases("qwen3/valid/json-value-types", "qwen3/valid/single-call-after-content")
+    status, out, _ = certify(
+        capsys, "--adapter", f"{BUG}:holds_arguments_in_set_order", *selected,
+        "--report", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert status == 1
+    data = report(tmp_path / "r")
+    assert {f["check"] for f in data["failures"]} == {"result.seed-invariant"}
+    assert {f["case"] for f in data["failures"]} == {
+        "qwen3/valid/json-value-types",
+        "qwen3/valid/single-call-after-content",
+    }
+    assert data["options"]["second_hash_seed"] == "1"
+    assert "under PYTHONHASHSEED=1 the run differs from the result under PYTHONHASHSEED=0" in out
+    # The reference answers the same under both seeds, and the check is recorded as run.
+    status, _, _ = certify(
+        capsys, "--adapter", "reference", *selected, "--report", str(tmp_path / "ok")
+    )
+    assert status == 0
+    assert all(
+        case["checks"]["result.seed-invariant"] == "pass"
+        for case in report(tmp_path / "ok")["cases"]
+    )
+    monkeypatch.setenv("TOOLCONFORM_HASH_SEED", "7")
+    status, _, _ = certify(
+        capsys, "--adapter", "reference", *selected, "--report", str(tmp_path / "7")
+    )
+    assert status == 0 and report(tmp_path / "7")["options"]["second_hash_seed"] == "8"
+    monkeypatch.setenv("TOOLCONFORM_HASH_SEED", "random")
+    status, _, err = certify(capsys, "--adapter", "reference", *selected)
+    assert status == 2
+    assert "TOOLCONFORM_HASH_SEED='random': a hash seed is an integer" in err
+
+
 def test_full_mode_gives_a_case_the_time_its_megabyte_ladder_takes(capsys, tmp_path: Path) -> None:
     """Full mode times pathological cases up to a megabyte: its cases' default limit is
     longer, recorded in the report, and a reproduce line does not pin the quick default."""

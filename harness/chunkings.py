@@ -246,23 +246,25 @@ def from_cut_positions(
 
 
 def token_chunkings(
-    text: str,
+    pieces: Sequence[Piece],
     source: BoundarySource,
     budget: Budget,
     seed: int,
     endings: Sequence[str] = (STEP,),
 ) -> Iterator[Chunking]:
-    """Whole, every piece, two-way splits and random groupings of one boundary source; where
-    the parser takes text with ``finish`` (``endings``), the whole output and every piece
-    again with the last chunk given to finish, and again cut at ``max_tokens`` (``length``).
+    """Whole, every piece, two-way splits and random groupings of an output split by one
+    boundary source (``pieces``: ``source.split``, done once by the caller — tokenizing
+    a long output is a large part of a case's own time); where the parser takes text with
+    ``finish`` (``endings``), the whole output and every piece again with the last chunk
+    given to finish, and again cut at ``max_tokens`` (``length``).
 
     Ordered from the fewest cuts to the most, so that the first failure met is already
     close to minimal.
     """
-    pieces = source.split(text) or [Piece("")]
     label = source.name
     whole = merge(pieces, "whole", [len(pieces)], source)
     yield whole
+    text = whole.chunks[0]
     last_endings = [ending for ending in endings if ending != STEP] if text else []
     for ending in last_endings:
         yield replace(whole, family=f"{ending}:{label}", ending=ending)

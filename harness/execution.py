@@ -617,7 +617,7 @@ class CaseExecutor:
             pieces = source.split(text) or [Piece("")]
             seed = zlib.crc32(case.id.encode())
             chunkings = token_chunkings(
-                text, source, self._budget(case), seed=seed, endings=self.adapter.endings
+                pieces, source, self._budget(case), seed=seed, endings=self.adapter.endings
             )
             for chunking in chunkings:
                 whole = chunking.family == "whole"

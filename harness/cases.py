@@ -35,7 +35,9 @@ class ExpectedCall:
     with objects as ordered pair lists, so spacing does not), and text that is not JSON at
     all (a truncated call) must match exactly."""
 
-    name: str
+    #: ``None`` only where the expectation is another result (``Expectation.from_result``):
+    #: a call whose arguments were streamed but that was never named.
+    name: str | None
     arguments: Any = None
     arguments_raw: str | None = None
 
@@ -64,14 +66,16 @@ class Expectation:
 
     @classmethod
     def from_result(cls, result: FinalResult, *, raw: bool = True) -> Expectation:
-        """What the reference parsed, as an expectation (generated cases, ``corpus new``)."""
+        """A result as an expectation: what the reference parsed (generated cases, ``corpus
+        new``), or a run that another must equal (``checks.same_result``). A call without a
+        name stays without one: equal to itself, not to a call named ``""``."""
         calls = []
         for call in result.calls:
             value = call.arguments_value()
             if isinstance(value, NotJson):  # not JSON: only the exact text can be expected
-                calls.append(ExpectedCall(call.name or "", None, call.arguments))
+                calls.append(ExpectedCall(call.name, None, call.arguments))
             else:
-                calls.append(ExpectedCall(call.name or "", value, call.arguments if raw else None))
+                calls.append(ExpectedCall(call.name, value, call.arguments if raw else None))
         return cls(
             content=result.content,
             reasoning=result.reasoning,

@@ -124,9 +124,17 @@ def main() -> int:
         help="rewrite expectations.toml from the quick run (reasons already written stay)",
     )
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--adapter",
+        action="append",
+        help="certify only this one of the engine's adapters (repeatable; default: all)",
+    )
     args = parser.parse_args()
+    unknown = sorted(set(args.adapter or ()) - set(ENGINES[args.engine]))
+    if unknown:
+        parser.error(f"{args.engine} has no adapter {', '.join(unknown)}: {ENGINES[args.engine]}")
     status = 0
-    for adapter in ENGINES[args.engine]:
+    for adapter in args.adapter or ENGINES[args.engine]:
         status |= certify_adapter(adapter, args)
     if args.publish:
         write_registry(args.engine)

@@ -4,7 +4,13 @@ the character tier's one-character chunks and every split of a short output."""
 from __future__ import annotations
 
 from toolconform.harness.cases import Case, Expectation, ExpectedCall
-from toolconform.harness.checks import CaseContext, Run, self_contained_verdicts, verdicts
+from toolconform.harness.checks import (
+    CaseContext,
+    Run,
+    same_result,
+    self_contained_verdicts,
+    verdicts,
+)
 from toolconform.harness.chunkings import Budget, Chunking, char_chunkings
 from toolconform.harness.events import FINISH, Call, Event, FinalResult
 from toolconform.reference import get_dialect
@@ -129,3 +135,15 @@ def test_non_json_arguments_count_at_must_level_in_a_may_level_case() -> None:
     case = Case("qwen3/impl/x", "qwen3", "impl", "may", "", "x", {}, ())
     assert effective_level(BY_ID["calls.arguments-object"], case) == "must"
     assert effective_level(BY_ID["result.calls"], case) == "may"
+
+
+def test_a_result_with_a_nameless_call_is_the_same_as_itself() -> None:
+    """SGLang streams arguments for a call it never names (an empty GLM-4.7 block, a
+    Qwen3-Coder ``<function=>``): the whole response and a chunked run gave the same nameless
+    call, and result.chunking-invariant failed it as ``name None != expected ''`` (7 cases
+    in each published SGLang report; result.seed-invariant, new, likewise). A nameless call
+    equals a nameless call, not one named ``""``."""
+    nameless = FinalResult("", None, [Call(0, None, "{}")])
+    assert same_result(nameless, FinalResult("", None, [Call(0, None, "{}")]), "run") is None
+    problem = same_result(FinalResult("", None, [Call(0, "", "{}")]), nameless, "run")
+    assert problem is not None and "name '' != expected None" in problem

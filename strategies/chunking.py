@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import compress
 
 
 def tag_aligned_boundaries(text: str, protocol_tags: Mapping[str, Sequence[str]]) -> list[int]:
@@ -31,7 +32,7 @@ def tag_aligned_boundaries(text: str, protocol_tags: Mapping[str, Sequence[str]]
                 if offset not in keep:
                     allowed[start + offset] = 0
             start = text.find(tag, start + 1)
-    return [i for i in range(1, len(text)) if allowed[i]]
+    return list(compress(range(1, len(text)), allowed[1 : len(text)]))
 
 
 def cut(text: str, boundaries: Sequence[int]) -> list[str]:

@@ -3,6 +3,12 @@ the character tier's one-character chunks and every split of a short output."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from toolconform.harness.cases import Case, Expectation, ExpectedCall
 from toolconform.harness.checks import (
     CaseContext,
@@ -147,3 +153,27 @@ def test_a_result_with_a_nameless_call_is_the_same_as_itself() -> None:
     assert same_result(nameless, FinalResult("", None, [Call(0, None, "{}")]), "run") is None
     problem = same_result(FinalResult("", None, [Call(0, "", "{}")]), nameless, "run")
     assert problem is not None and "name '' != expected None" in problem
+
+
+_ARGUMENTS = st.one_of(
+    st.dictionaries(st.text(max_size=3), st.integers() | st.text(max_size=3), max_size=3).map(
+        json.dumps
+    ),
+    st.text(max_size=8),  # not JSON, or JSON that is no object
+    st.just('{"a": 1, "a": 2}'),  # duplicate keys
+)
+_RESULTS = st.builds(
+    FinalResult,
+    st.text(max_size=5),
+    st.none() | st.text(max_size=5),
+    st.lists(
+        st.builds(Call, st.just(0), st.none() | st.text(max_size=3), _ARGUMENTS), max_size=3
+    ).map(lambda calls: [Call(i, c.name, c.arguments) for i, c in enumerate(calls)]),
+)
+
+
+@given(_RESULTS)
+def test_every_result_is_the_same_as_itself(result: FinalResult) -> None:
+    """The comparison of two runs (chunking, complete parse, second seed) is reflexive."""
+    copy = FinalResult(result.content, result.reasoning, [replace(c) for c in result.calls])
+    assert same_result(result, copy, "run") is None

@@ -71,18 +71,25 @@ NOT_CERTIFIED = {
         "closes with a tag named after its key, with nested markup for arrays and objects "
         "(needs a schema-driven XML driver)"
     ),
-    "granite_reasoning": (
-        "not yet a dialect: Granite's reasoning spells its open and close in several ways "
-        "(Here is my thought process: …), and the response parser takes one open tag per "
-        "dialect"
+    "granite_markers": (
+        "not yet a dialect: Granite 3.2's reasoning opens and closes at prose markers spelt "
+        "several ways (Here is my thought process: / Here's my response:), and the response "
+        "parser takes one open tag per dialect"
+    ),
+    "granite_thinking": (
+        "not yet a dialect: Granite 4.2 writes nemotron3's format (Qwen3-Coder XML calls, "
+        "<think> reasoning that starts open) but both engines strip the newlines that begin "
+        "the content after </think>, which nemotron3 keeps; no wheel ships its tokenizer"
     ),
     "minimax_append_think": (
-        "not yet bound: the MiniMax reasoning parser variant that adds the <think> the "
-        "template opened (the minimax_m2 dialect models the open reasoning already)"
+        "not yet a dialect: the whole output is content with <think> put in front once, "
+        "</think> kept in the text and no reasoning (both engines), a text the model did not "
+        "write; the minimax_m2 dialect separates the reasoning"
     ),
     "magistral": (
-        "not yet a dialect: Magistral's [THINK] … [/THINK] reasoning (the mistral dialect "
-        "has no reasoning channel)"
+        "not yet a dialect: vLLM reads Magistral's [THINK] … [/THINK] only where [THINK] is "
+        "a token of the vocabulary (tekken v13), which no mistral-common wheel (1.8–1.13.1) "
+        "ships; SGLang matches the text, for requests that set reasoning_effort"
     ),
 }
 

@@ -376,7 +376,7 @@ UNCOVERED: dict[str, str] = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
-    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
+    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_thinking"],
     "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],
 }

@@ -583,8 +583,8 @@ UNCOVERED = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
-    "reasoning:granite": NOT_CERTIFIED["granite_reasoning"],
-    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_reasoning"],
+    "reasoning:granite": NOT_CERTIFIED["granite_markers"],
+    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_thinking"],
     "reasoning:minimax_m2_append_think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],
     "reasoning:minicpmv": (

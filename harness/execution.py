@@ -32,6 +32,7 @@ from .adapters.subprocess import (
     OutputLimitExceeded,
     ProtocolCrash,
     SubprocessFactory,
+    other_hash_seeds,
 )
 from .cases import Case, Expectation
 from .checks import (
@@ -512,11 +513,11 @@ class CaseExecutor:
         reseed: bool = False,
     ) -> None:
         self.adapter = adapter
-        #: Judge ``result.seed-invariant``: an adapter program's parser is run again in a
-        #: second program under another string-hash seed, started when first needed and
-        #: stopped by ``close`` (an in-process parser has the harness's seed: not judged).
+        #: Judge ``result.seed-invariant``: an adapter program's parser is run again in one
+        #: program per other string-hash seed, started when first needed and stopped by
+        #: ``close`` (an in-process parser has the harness's seed: not judged).
         self.reseed = reseed and isinstance(adapter.factory, SubprocessFactory)
-        self._reseeded: Adapter | None = None
+        self._reseeded: dict[str, Adapter] = {}
         #: Receives a pathological case's result so far between its stages (after the
         #: smallest size with the memory check, after the ladder): a worker sends it to the
         #: parent, so that a case killed at its wall-clock limit keeps what they found.
@@ -532,10 +533,10 @@ class CaseExecutor:
         self._oracle = Adapter.from_factory("reference", reference_factory)
 
     def close(self) -> None:
-        """Stop the program under the second hash seed (the adapter is its owner's to close)."""
-        if self._reseeded is not None:
-            self._reseeded.close()
-            self._reseeded = None
+        """Stop the programs under other hash seeds (the adapter is its owner's to close)."""
+        for adapter in self._reseeded.values():
+            adapter.close()
+        self._reseeded.clear()
 
     def run(self, case: Case) -> CaseResult:
         start = time.perf_counter()
@@ -597,7 +598,12 @@ class CaseExecutor:
                     found[check] = (run, message)
 
         hung = False
-        compared: list[Run] = []  # the runs result.seed-invariant repeats under another seed
+        # The runs result.seed-invariant repeats under another seed: the whole output, one
+        # piece per chunk, and the two-way split nearest the middle (what a parser completes
+        # in one feed after it has started: SGLang's MiniMax-M2 detector orders the parameters
+        # of such a feed by a set).
+        compared: list[Run] = []
+        halves: list[Run] = []
         if only is not None:
             whole = feed_chunking(
                 self.adapter, case, Chunking("whole", (text,)), feed_timeout=self.feed_timeout
@@ -628,6 +634,8 @@ class CaseExecutor:
                     context.whole = run  # the baseline of result.chunking-invariant
                 if source is first and chunking.family in ("whole", f"pieces:{source.name}"):
                     compared.append(run)
+                elif source is first and chunking.family == f"two-way:{source.name}":
+                    halves.append(run)
                 if whole and not self._selected("whole"):
                     continue
                 record(run)
@@ -649,7 +657,8 @@ class CaseExecutor:
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
 
         if not hung:
-            self._check_seed(case, compared, result)
+            middle = halves[len(halves) // 2 : len(halves) // 2 + 1]
+            self._check_seed(case, compared + middle, result)
         if problem and "run.contract" not in found:  # a streamed violation says more
             broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
             result.checks["run.contract"] = "fail"
@@ -663,47 +672,48 @@ class CaseExecutor:
             _record_run_failure(result, case, check, run, message, expectations)
 
     def _check_seed(self, case: Case, compared: list[Run], result: CaseResult) -> None:
-        """``result.seed-invariant``: ``compared`` again in the program under the second
-        hash seed, each result the same as under the first. A parser that iterates a set
-        answers by the seed its process drew; certify fixes one seed so that verdicts
-        repeat, and this is what the fixed seed would otherwise hide."""
+        """``result.seed-invariant``: ``compared`` again in a program under each other hash
+        seed, each result the same as under the first. A parser that iterates a set answers
+        by the seed its process drew; certify fixes one seed so that verdicts repeat, and
+        this is what the fixed seed would otherwise hide."""
         compared = [run for run in compared if run.outcome == OK and run.result is not None]
         if not self.reseed or not compared:
             return
-        assert isinstance(self.adapter.factory, SubprocessFactory)
-        first = self.adapter.factory.launch.hash_seed
-        if self._reseeded is None:
-            try:
-                self._reseeded = Adapter.from_factory(
-                    self.adapter.spec, self.adapter.factory.reseeded()
-                )
-            except AdapterError as error:
-                message = f"the adapter program did not start under a second hash seed: {error}"
-                result.fail(case, SEED_INVARIANT, message, compared[0].chunking, status=CRASH)
-                return
-        reseeded = self._reseeded
-        assert isinstance(reseeded.factory, SubprocessFactory)
-        second = reseeded.factory.launch.hash_seed
-        for run in compared:
-            assert run.result is not None
-            again = feed_chunking(reseeded, case, run.chunking, feed_timeout=self.feed_timeout)
-            result.runs += 1
-            if again.outcome != OK or again.result is None:
-                problem = f"ended {again.outcome}: {again.error}"
-            else:
-                baseline = f"result under PYTHONHASHSEED={first}"
-                problem = same_result(again.result, run.result, baseline)
-            if problem:
-                result.fail(
-                    case,
-                    SEED_INVARIANT,
-                    f"under PYTHONHASHSEED={second} the run {problem}",
-                    run.chunking,
-                    status=Outcome(again.outcome).status,
-                    expected=run.result.to_json(),
-                    actual=again.result.to_json() if again.result is not None else None,
-                )
-                return
+        factory = self.adapter.factory
+        assert isinstance(factory, SubprocessFactory)
+        first = factory.launch.hash_seed
+        for seed in other_hash_seeds(first):
+            reseeded = self._reseeded.get(seed)
+            if reseeded is None:
+                try:
+                    reseeded = Adapter.from_factory(self.adapter.spec, factory.reseeded(seed))
+                except AdapterError as error:
+                    message = (
+                        f"the adapter program did not start under PYTHONHASHSEED={seed}: {error}"
+                    )
+                    result.fail(case, SEED_INVARIANT, message, compared[0].chunking, status=CRASH)
+                    return
+                self._reseeded[seed] = reseeded
+            for run in compared:
+                assert run.result is not None
+                again = feed_chunking(reseeded, case, run.chunking, feed_timeout=self.feed_timeout)
+                result.runs += 1
+                if again.outcome != OK or again.result is None:
+                    problem = f"ended {again.outcome}: {again.error}"
+                else:
+                    baseline = f"result under PYTHONHASHSEED={first}"
+                    problem = same_result(again.result, run.result, baseline)
+                if problem:
+                    result.fail(
+                        case,
+                        SEED_INVARIANT,
+                        f"under PYTHONHASHSEED={seed} the run {problem}",
+                        run.chunking,
+                        status=Outcome(again.outcome).status,
+                        expected=run.result.to_json(),
+                        actual=again.result.to_json() if again.result is not None else None,
+                    )
+                    return
         result.checks.setdefault(SEED_INVARIANT, "pass")
 
     def sources(self, dialect: str) -> list[BoundarySource]:

@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..adapters import AdapterError, load_adapter
-from ..adapters.subprocess import Launch, hash_seed, sandbox_available, second_hash_seed
+from ..adapters.subprocess import Launch, hash_seed, other_hash_seeds, sandbox_available
 from ..cases import KINDS, Case, builtin_corpus
 from ..chunkings import STEP, ChunkingModel, chunking_model
 from ..corpus_build import corpus_identity
@@ -329,7 +329,7 @@ def _certify(args: argparse.Namespace) -> int:
             "output_limit_mib": args.output_limit,
             "memory_limit_gib": args.memory_limit,
             "hash_seed": launch.hash_seed,
-            "second_hash_seed": second_hash_seed(launch.hash_seed),
+            "other_hash_seeds": list(other_hash_seeds(launch.hash_seed)),
         },
     )
     for warning in warnings:
@@ -483,7 +483,7 @@ def _check_options(args: argparse.Namespace) -> None:
         # Absolute now: nothing the run starts can move where the report goes.
         args.report = args.report.resolve()
     try:
-        second_hash_seed(hash_seed())
+        other_hash_seeds(hash_seed())
     except AdapterError as error:
         raise UsageError(str(error)) from None
     if args.memory_limit < 0 or not math.isfinite(args.memory_limit):

@@ -10,6 +10,7 @@ splits run last, in the robustness tier.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 import traceback
@@ -671,6 +672,30 @@ class CaseExecutor:
                 run, message = self._shrink(case, run, check, evaluate)
             _record_run_failure(result, case, check, run, message, expectations)
 
+    def start_reseeded(self) -> None:
+        """Start the programs under the other hash seeds now: a worker does so before it
+        takes its first case, so that their start-up (an engine's imports take seconds) is
+        not charged to a case's clock. One that cannot start is reported by the first case
+        that needs it."""
+        if not self.reseed:
+            return
+        factory = self.adapter.factory
+        assert isinstance(factory, SubprocessFactory)
+        for seed in other_hash_seeds(factory.launch.hash_seed):
+            with contextlib.suppress(AdapterError):
+                self._reseeded_adapter(seed)
+
+    def _reseeded_adapter(self, seed: str) -> Adapter:
+        """The program under ``seed``, started when first needed."""
+        adapter = self._reseeded.get(seed)
+        if adapter is None:
+            factory = self.adapter.factory
+            assert isinstance(factory, SubprocessFactory)
+            adapter = self._reseeded[seed] = Adapter.from_factory(
+                self.adapter.spec, factory.reseeded(seed)
+            )
+        return adapter
+
     def _check_seed(self, case: Case, compared: list[Run], result: CaseResult) -> None:
         """``result.seed-invariant``: ``compared`` again in a program under each other hash
         seed, each result the same as under the first. A parser that iterates a set answers
@@ -683,17 +708,12 @@ class CaseExecutor:
         assert isinstance(factory, SubprocessFactory)
         first = factory.launch.hash_seed
         for seed in other_hash_seeds(first):
-            reseeded = self._reseeded.get(seed)
-            if reseeded is None:
-                try:
-                    reseeded = Adapter.from_factory(self.adapter.spec, factory.reseeded(seed))
-                except AdapterError as error:
-                    message = (
-                        f"the adapter program did not start under PYTHONHASHSEED={seed}: {error}"
-                    )
-                    result.fail(case, SEED_INVARIANT, message, compared[0].chunking, status=CRASH)
-                    return
-                self._reseeded[seed] = reseeded
+            try:
+                reseeded = self._reseeded_adapter(seed)
+            except AdapterError as error:
+                message = f"the adapter program did not start under PYTHONHASHSEED={seed}: {error}"
+                result.fail(case, SEED_INVARIANT, message, compared[0].chunking, status=CRASH)
+                return
             for run in compared:
                 assert run.result is not None
                 again = feed_chunking(reseeded, case, run.chunking, feed_timeout=self.feed_timeout)

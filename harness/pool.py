@@ -60,7 +60,8 @@ STARTUP_RETRIES = 1
 
 
 def _worker_main(connection: Connection, config: PoolConfig) -> None:
-    """A worker: start the adapter's program once, then run the cases the parent sends.
+    """A worker: start the adapter's programs once (its own, and one under each other hash
+    seed for ``result.seed-invariant``), then run the cases the parent sends.
 
     The worker is trusted code (checks, oracle, expectations); the parser runs only in the
     adapter program it starts. It is a child subreaper, so whatever that program detaches
@@ -83,6 +84,7 @@ def _worker_main(connection: Connection, config: PoolConfig) -> None:
         on_progress=lambda result: connection.send((PARTIAL, result)),
         reseed=True,
     )
+    executor.start_reseeded()
     connection.send(READY)
     try:
         while True:

@@ -296,9 +296,9 @@ CATALOGUE: tuple[Check, ...] = (
           verdict=_chunking_invariant, applies=_has_whole),
     Check(SEED_INVARIANT, MUST, "independent of the hash seed", "000 实现不变量",
           "The final result is the same when the adapter program runs under two other "
-          "string-hash seeds (PYTHONHASHSEED): the whole response, one piece per chunk and "
-          "the output cut in two near its middle, compared as result.chunking-invariant "
-          "compares (adapter programs only)."),
+          "string-hash seeds (PYTHONHASHSEED): the whole response and the output cut in two "
+          "near its middle, compared as result.chunking-invariant compares (adapter programs "
+          "only)."),
     Check(FINISH_REASON, MUST, "finish reason tells a cut", "000 Response Parser",
           "Where the adapter reports the client's finish_reason (serving layers), it comes once, "
           "with the end of the stream: 'length' when the output was cut at max_tokens, "

@@ -603,8 +603,8 @@ class CaseExecutor:
         # two-way split nearest the middle (what a parser completes in one feed after it has
         # started: SGLang's MiniMax-M2 detector orders the parameters of such a feed by a
         # set). Not one piece per chunk: a feed of one token rarely completes two things to
-        # order, and it is a case's costliest run (with it the default certify took 134 s
-        # instead of about 93).
+        # order, and it is a case's costliest run (with it, under two seeds, the default
+        # certify took 134 s instead of 122).
         compared: list[Run] = []
         halves: list[Run] = []
         if only is not None:

@@ -311,10 +311,11 @@ def test_a_parser_that_answers_by_string_hash_fails_under_other_seeds(
         capsys, "--adapter", "reference", *selected, "--report", str(tmp_path / "7")
     )
     assert status == 0 and report(tmp_path / "7")["options"]["other_hash_seeds"] == ["8", "9"]
-    monkeypatch.setenv("TOOLCONFORM_HASH_SEED", "random")
-    status, _, err = certify(capsys, "--adapter", "reference", *selected)
-    assert status == 2
-    assert "TOOLCONFORM_HASH_SEED='random': a hash seed is an integer" in err
+    for wrong in ("random", "-1", str(2**32)):  # Python would refuse them, or draw one
+        monkeypatch.setenv("TOOLCONFORM_HASH_SEED", wrong)
+        status, _, err = certify(capsys, "--adapter", "reference", *selected)
+        assert status == 2
+        assert f"TOOLCONFORM_HASH_SEED={wrong!r}: a hash seed is an integer" in err
 
 
 def test_full_mode_gives_a_case_the_time_its_megabyte_ladder_takes(capsys, tmp_path: Path) -> None:

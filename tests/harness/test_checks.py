@@ -177,6 +177,6 @@ _RESULTS = st.builds(
 
 @given(_RESULTS)
 def test_every_result_is_the_same_as_itself(result: FinalResult) -> None:
-    """The comparison of two runs (chunking, complete parse, second seed) is reflexive."""
+    """The comparison of two runs (chunking, complete parse, other seeds) is reflexive."""
     copy = FinalResult(result.content, result.reasoning, [replace(c) for c in result.calls])
     assert same_result(result, copy, "run") is None

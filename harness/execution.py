@@ -604,7 +604,7 @@ class CaseExecutor:
         # started: SGLang's MiniMax-M2 detector orders the parameters of such a feed by a
         # set). Not one piece per chunk: a feed of one token rarely completes two things to
         # order, and it is a case's costliest run (with it, under two seeds, the default
-        # certify took 134 s instead of 122).
+        # certify took 134 s in CI's replica; without it, 122 s in a run of its own).
         compared: list[Run] = []
         halves: list[Run] = []
         if only is not None:

@@ -461,16 +461,16 @@ class _HoldsArgumentsInSetOrder(_HoldsArguments):
     parameters of one chunk so)."""
 
     def finish(self):
+        last = self.transform(self.inner.finish())  # holds what the end still releases
         joined: dict[int, list[str]] = {}
         for fragment in self.held:
             joined.setdefault(fragment["index"], []).append(fragment["function"]["arguments"])
-        self.held = []
         released = []
         for index, pieces in joined.items():
             value = json.loads("".join(pieces))
             reordered = {key: value[key] for key in set(value)}
             released.append({"index": index, "function": {"arguments": json.dumps(reordered)}})
-        return self.transform(self.inner.finish()) + [{"tool_calls": [f]} for f in released]
+        return last + [{"tool_calls": [fragment]} for fragment in released]
 
 
 def holds_arguments_in_set_order(dialect, request):

@@ -88,8 +88,9 @@ NOT_CERTIFIED = {
     ),
     "magistral": (
         "not yet a dialect: vLLM reads Magistral's [THINK] … [/THINK] only where [THINK] is "
-        "a token of the vocabulary (tekken v13), which no mistral-common wheel (1.8–1.13.1) "
-        "ships; SGLang matches the text, for requests that set reasoning_effort"
+        "a token of the vocabulary (tekken v13), which no mistral-common wheel checked ships "
+        "(1.8.0, 1.10.0, 1.12.0, 1.13.1: tekken v3 only); SGLang matches the text, for "
+        "requests that set reasoning_effort"
     ),
 }
 

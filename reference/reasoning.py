@@ -37,6 +37,9 @@ class ReasoningParser:
     #: and dropped too; a tag written with its layout newline (``<response>\n``,
     #: ``\n</response>``) is declared as a tag of its own, the bare tag being its prefix.
     answer_tags: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: Characters the template writes right after the close tag, dropped where the answer
+    #: begins with them (Granite 4.2's ``</think>\n``: "" keeps the answer as written).
+    close_layout: ClassVar[str] = ""
 
     def __init__(self, request: Request) -> None:
         self.request = request

@@ -99,8 +99,11 @@ class ResponseParser:
         #: tag (after reasoning closed or an answer tag), and how many of them were seen.
         self._answer_layout: str | None = None
         self._layout_seen = 0
+        #: What that layout is made of: newlines, or the reasoning's ``close_layout``.
+        self._layout_chars = _SEPARATORS
         if reasoning is not None:
             self._answer_tags = tuple(reasoning.answer_tags)
+            self._layout_chars = reasoning.close_layout or _SEPARATORS
             self._answer_prefixes = frozenset(
                 p for prefixes in reasoning.answer_tags.values() for p in prefixes
             )
@@ -282,7 +285,8 @@ class ResponseParser:
         pos = position + len(tag)
         if tag == reasoning.close_tag:
             self._mode = PLAIN
-            self._answer_layout = _AFTER_REASONING if self._answer_tags else None
+            layout = self._answer_tags or reasoning.close_layout
+            self._answer_layout = _AFTER_REASONING if layout else None
         else:
             self._enter_tool(PLAIN if reasoning.tool_open_ends_reasoning else REASONING, REASONING)
         return pos, True
@@ -292,7 +296,8 @@ class ResponseParser:
 
         After the reasoning close tag they are the template's separation of reasoning and
         answer (ERNIE-4.5 writes ``</think>\n\n<response>`` or ``</think>\nanswer``, Hunyuan
-        ``</think>\n<answer>``): dropped. After an answer tag they are layout when a protocol
+        ``</think>\n<answer>``; Granite 4.2 ``</think>\n``, its ``close_layout``): dropped.
+        After an answer tag they are layout when a protocol
         tag or the end of the output follows, the answer's own text otherwise.
 
         Returns where plain text resumes, or ``-1`` while undecided (the newlines and a tag
@@ -301,7 +306,7 @@ class ResponseParser:
         """
         n = len(pending)
         after = pos + self._layout_seen
-        while after < n and pending[after] in _SEPARATORS:
+        while after < n and pending[after] in self._layout_chars:
             after += 1
         if after == n and not final:
             self._layout_seen = after - pos

@@ -76,11 +76,6 @@ NOT_CERTIFIED = {
         "several ways (Here is my thought process: / Here's my response:), and the response "
         "parser takes one open tag per dialect"
     ),
-    "granite_thinking": (
-        "not yet a dialect: Granite 4.2 writes nemotron3's format (Qwen3-Coder XML calls, "
-        "<think> reasoning that starts open) but both engines strip the newlines that begin "
-        "the content after </think>, which nemotron3 keeps; no wheel ships its tokenizer"
-    ),
     "minimax_append_think": (
         "not yet a dialect: the whole output is content with <think> put in front once, "
         "</think> kept in the text and no reasoning (both engines), a text the model did not "

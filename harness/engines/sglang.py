@@ -116,6 +116,7 @@ BINDINGS: dict[str, Binding] = {
     "k2_horizon": Binding("k2_horizon", "k2_horizon"),
     "step3": Binding("step3", "step3"),
     "nemotron3": Binding("qwen3_coder", "nemotron_3"),
+    "granite42": Binding("qwen3_coder", "granite_thinking_parser"),
     # The dialects that follow (SGLang has no xLAM detector).
     "minicpm5": Binding("minicpm5"),
     "gigachat3": Binding("gigachat3"),
@@ -376,7 +377,6 @@ UNCOVERED: dict[str, str] = {
     "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
-    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_thinking"],
     "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],
 }

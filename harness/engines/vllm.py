@@ -161,6 +161,8 @@ BINDINGS: dict[str, Binding] = {
     "step3": Binding("step3", "step3", **_STAND_IN),
     # Nemotron 3: Qwen3's format and parser engine; Qwen3's tokenizer stands in for its own.
     "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3", stand_in=True),
+    # Granite 4.2: Nemotron 3's parser with the newlines after </think> stripped.
+    "granite42": Binding("qwen3_coder", "granite_thinking_parser", "qwen3", stand_in=True),
     # xLAM's parser reads text only: Llama 3.1's tokenizer is that of Llama-xLAM-2.
     "xlam": Binding("xlam", None, "llama3.1"),
     "minicpm5": Binding("minicpm5", None, **_STAND_IN),
@@ -584,7 +586,6 @@ UNCOVERED = {
     "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:granite": NOT_CERTIFIED["granite_markers"],
-    "reasoning:granite_thinking_parser": NOT_CERTIFIED["granite_thinking"],
     "reasoning:minimax_m2_append_think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],
     "reasoning:minicpmv": (

@@ -133,3 +133,27 @@ register(
         reasoning_parser=ReasoningParser,
     )
 )
+
+
+class Granite42ReasoningParser(ReasoningParser):
+    """Granite 4.2's template writes ``</think>\\n``: the newlines that begin the answer are
+    layout, as both engines' ``granite_thinking_parser`` read them (``lstrip("\\n")`` of the
+    content once reasoning has been seen). With thinking off the template closes the block
+    in the prompt, and what the model writes is content as written."""
+
+    close_layout = "\n"
+
+
+# IBM Granite 4.2 writes Nemotron 3's format (vLLM's ``GraniteThinkingParser`` is its
+# ``NemotronV3Parser``, SGLang's ``GraniteThinkingDetector`` the same reasoning tags) with
+# the template's newline after ``</think>``. No wheel ships its tokenizer: the tag-aligned
+# model cuts it.
+register(
+    Dialect(
+        name="granite42",
+        description="IBM Granite 4.2: Qwen3-Coder XML tool calls, <think> reasoning that "
+        "starts open, newlines after </think> are layout",
+        tool_parser=Qwen3CoderToolParser,
+        reasoning_parser=Granite42ReasoningParser,
+    )
+)

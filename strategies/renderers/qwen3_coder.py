@@ -11,7 +11,8 @@ typed by the tool's schema (``typed_values``); a string ending in ``\\r`` is not
 since the layout newline after it would make a ``\\r\\n`` that the parser strips whole.
 
 Qwen3.5's template ends the prompt inside ``<think>``: the model writes its reasoning, may
-call tools in it (reasoning goes on after the block), and closes it with ``</think>``.
+call tools in it (reasoning goes on after the block), and closes it with ``</think>``
+(Granite 4.2: ``</think>`` and a newline).
 """
 
 from __future__ import annotations
@@ -93,6 +94,19 @@ class Nemotron3Renderer(Qwen35Renderer):
     dialect = "nemotron3"
 
 
+class Granite42Renderer(Qwen35Renderer):
+    """IBM Granite 4.2 writes Nemotron 3's text with the template's newline after
+    ``</think>``. That newline and any the answer begins with are layout, so an answer that
+    begins with a newline after reasoning does not read back."""
+
+    dialect = "granite42"
+    reasoning_close = "</think>\n"
+
+    def carries(self, response: Response) -> bool:
+        return response.reasoning is None or not self.content_text(response).startswith("\n")
+
+
 register(Qwen3CoderRenderer())
 register(Qwen35Renderer())
 register(Nemotron3Renderer())
+register(Granite42Renderer())

@@ -99,6 +99,30 @@ def test_a_long_layout_run_at_the_start_is_scanned_once() -> None:
     assert "".join(m.reasoning_content or "" for m, _ in out) == "\n" * 20_000 + "x"
 
 
+QWEN_CALL = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("R\n</think>\n\nHello\n", Expected("Hello\n", "R\n")),
+        ("R</think>\n" + QWEN_CALL, Expected("", "R", [("f", '{"a": "1"}')])),
+        # Only the answer's beginning: newlines after a block are the answer's own text.
+        ("R</think>\n" + QWEN_CALL + "\n\nTail", Expected("\n\nTail", "R", [("f", '{"a": "1"}')])),
+        # Newlines, as the engines strip them; a carriage return is the answer's own.
+        ("R</think>\r\nX", Expected("\r\nX", "R")),
+        ("R</think>\n\n", Expected("", "R")),
+    ],
+)
+def test_granite42_newlines_after_think_close_are_layout(text: str, expected: Expected) -> None:
+    check("granite42", text, expected, Request(tools=tools("f")))
+
+
+def test_granite42_keeps_newlines_with_thinking_off_and_nemotron3_after_reasoning() -> None:
+    check("granite42", "\nHello", Expected("\nHello"), Request(thinking=False))
+    check("nemotron3", "R</think>\n\nHello", Expected("\n\nHello", "R"))
+
+
 def test_stray_close_tag_in_plain_mode_is_content() -> None:
     check("qwen3", "<think>r</think>a</think>b", Expected("a</think>b", "r"))
 

@@ -88,6 +88,8 @@ class DsmlToolParser(ToolParser):
     (DeepSeek-V4.1) or ``<｜GCML｜invoke`` (GigaChat 3.5). Such a dialect declares its
     marker and its ``inner_tags``, built from the marker by ``marker_inner_tags`` (their
     chunk-end prefixes differ from V3.2's and V4's, whose tokenizer splits ``invoke``).
+    Kimi K3's XTML has the same structure with other words: it declares its ``markup``,
+    ``header_end``, attribute names and what makes a value a string.
     """
 
     #: What stands between ``<`` (or ``</``) and every inner tag's name.
@@ -111,27 +113,35 @@ class DsmlToolParser(ToolParser):
         f"<{DSML}invoke": (f"<{DSML}invok", f"<{DSML}inv", f"<{DSML}", "<"),
         f"<{DSML}parameter": (f"<{DSML}", "<"),
     }
-    #: Derived from ``marker``: the tags the payload is read by.
+    #: What ends an invoke's or a parameter's header: the tag's own ``>``, or a tag of its
+    #: own (Kimi K3's ``<|sep|>``).
+    header_end: ClassVar[str] = ">"
+    #: The attributes that name the invoke's function and the parameter's key.
+    function_attribute: ClassVar[str] = "name"
+    key_attribute: ClassVar[str] = "name"
+    #: Derived from ``markup()``: the tags the payload is read by.
     invoke_open: ClassVar[str]
     invoke_close: ClassVar[str]
     parameter_open: ClassVar[str]
     parameter_close: ClassVar[str]
     _value_tags: ClassVar[ValueTags]
+    _header_stops: ClassVar[tuple[str, ...]]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        marker = cls.marker
-        cls.invoke_open = f"<{marker}invoke"
-        cls.invoke_close = f"</{marker}invoke>"
-        cls.parameter_open = f"<{marker}parameter"
-        cls.parameter_close = f"</{marker}parameter>"
+        cls.invoke_open, cls.invoke_close, cls.parameter_open, cls.parameter_close = cls.markup()
         cls.payload_starts = (cls.invoke_open,)
         if cls.close_tag is not None:
-            cls._value_tags = ValueTags(
-                cls.parameter_close,
-                (cls.parameter_open, cls.invoke_close, cls.invoke_open, cls.close_tag),
-                cls.protocol_tags(),
-            )
+            ends = (cls.parameter_open, cls.invoke_close, cls.invoke_open, cls.close_tag)
+            cls._value_tags = ValueTags(cls.parameter_close, ends, cls.protocol_tags())
+            cls._header_stops = (cls.header_end, cls.parameter_close, *ends)
+
+    @classmethod
+    def markup(cls) -> tuple[str, str, str, str]:
+        """The invoke's open and close tags, the parameter's: ``<`` + ``marker`` + the name
+        by default (``<｜DSML｜invoke``, ``</｜DSML｜invoke>`` …)."""
+        m = cls.marker
+        return f"<{m}invoke", f"</{m}invoke>", f"<{m}parameter", f"</{m}parameter>"
 
     @classmethod
     def protocol_tags(cls) -> dict[str, tuple[str, ...]]:
@@ -181,7 +191,7 @@ class DsmlToolParser(ToolParser):
                     )
                     start = pos + len(tag or "")
                 if tag == self.parameter_open:
-                    header = self._search.header(text, start)
+                    header = self._header(text, start)
                     if header is None:
                         pos = self._search.resume_at
                         break
@@ -206,7 +216,7 @@ class DsmlToolParser(ToolParser):
                     tag = tag_at(text, pos, (self.invoke_open, close_tag))
                     start = pos + len(tag or "")
                 if tag == self.invoke_open:
-                    header = self._search.header(text, start)
+                    header = self._header(text, start)
                     if header is None:
                         pos = self._search.resume_at
                         break
@@ -230,11 +240,32 @@ class DsmlToolParser(ToolParser):
             return len(text)
         return pos
 
+    def _header(self, text: str, pos: int) -> tuple[int, str | None] | None:
+        """The header's text up to ``header_end`` and the position after it; ``None`` while
+        it has not come, ``(position, None)`` when another tag begins first (malformed: what
+        follows is left alone)."""
+        if self.header_end == ">":
+            return self._search.header(text, pos)
+        position, tag, header = self._search.first(text, self._header_stops, pos)
+        if tag is None:
+            return None
+        if tag != self.header_end:
+            return position, None
+        return position + len(tag), header
+
+    def attributes(self, header: str) -> dict[str, str]:
+        """A header's attributes, ``name="value"`` pairs."""
+        return dict(_ATTRIBUTE.findall(header))
+
+    def is_string(self, attributes: dict[str, str]) -> bool:
+        """Whether a parameter's value is raw text (``string="true"``), not JSON."""
+        return attributes.get("string") == "true"
+
     def _begin_invoke(self, deltas: list[DeltaToolCall], attributes: str) -> None:
         self._begin_call()
         self._in_call = True
         self._phase = _PARAMETER
-        name = dict(_ATTRIBUTE.findall(attributes)).get("name")
+        name = self.attributes(attributes).get(self.function_attribute)
         if name:
             self._emit_delta(deltas, name=name)
 
@@ -245,11 +276,11 @@ class DsmlToolParser(ToolParser):
         self._phase = _INVOKE
 
     def _start_value(self, attributes: str) -> None:
-        values = dict(_ATTRIBUTE.findall(attributes))
+        values = self.attributes(attributes)
         self._phase = _VALUE
         # A parameter without a name cannot be reported; its value is consumed unseen.
-        self._key = values.get("name")
-        self._value_is_string = values.get("string") == "true"
+        self._key = values.get(self.key_attribute)
+        self._value_is_string = self.is_string(values)
         self._key_emitted = False
         self._held = []
 

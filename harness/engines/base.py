@@ -61,11 +61,6 @@ class Engine:
 NOT_CERTIFIED = {
     "template": "template-driven: parses by a checkpoint's own response_template metadata",
     "cohere": "needs the cohere_melody package, which does not install here",
-    "kimi_k3": (
-        "not yet a dialect: XTML headers end at <|sep|>, values are typed by a type "
-        "attribute, and a response wrapper surrounds the answer (needs its own header and "
-        "typing code)"
-    ),
     "minimax_m3": (
         "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter "
         "closes with a tag named after its key, with nested markup for arrays and objects "

@@ -117,6 +117,7 @@ BINDINGS: dict[str, Binding] = {
     "step3": Binding("step3", "step3"),
     "nemotron3": Binding("qwen3_coder", "nemotron_3"),
     "granite42": Binding("qwen3_coder", "granite_thinking_parser"),
+    "kimi_k3": Binding("kimi_k3", "kimi_k3"),
     # The dialects that follow (SGLang has no xLAM detector).
     "minicpm5": Binding("minicpm5"),
     "gigachat3": Binding("gigachat3"),
@@ -373,8 +374,6 @@ UNCOVERED: dict[str, str] = {
     "reasoning:response_template": NOT_CERTIFIED["template"],
     "tool:cohere_command4": NOT_CERTIFIED["cohere"],
     "reasoning:cohere_command4": NOT_CERTIFIED["cohere"],
-    "tool:kimi_k3": NOT_CERTIFIED["kimi_k3"],
-    "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],

@@ -163,6 +163,8 @@ BINDINGS: dict[str, Binding] = {
     "nemotron3": Binding("qwen3_coder", "nemotron_v3", "qwen3", stand_in=True),
     # Granite 4.2: Nemotron 3's parser with the newlines after </think> stripped.
     "granite42": Binding("qwen3_coder", "granite_thinking_parser", "qwen3", stand_in=True),
+    # Kimi K3: the XTML markers are three special tokens, words and attributes between them.
+    "kimi_k3": Binding("kimi_k3", "kimi_k3", **_STAND_IN),
     # xLAM's parser reads text only: Llama 3.1's tokenizer is that of Llama-xLAM-2.
     "xlam": Binding("xlam", None, "llama3.1"),
     "minicpm5": Binding("minicpm5", None, **_STAND_IN),
@@ -581,8 +583,6 @@ UNCOVERED = {
     "tool:cohere_command4": NOT_CERTIFIED["cohere"],
     "reasoning:cohere_command3": NOT_CERTIFIED["cohere"],
     "reasoning:cohere_command4": NOT_CERTIFIED["cohere"],
-    "tool:kimi_k3": NOT_CERTIFIED["kimi_k3"],
-    "reasoning:kimi_k3": NOT_CERTIFIED["kimi_k3"],
     "tool:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax_m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:granite": NOT_CERTIFIED["granite_markers"],

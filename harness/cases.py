@@ -121,7 +121,6 @@ class Case:
     source: str = ""
     provenance: dict[str, Any] = field(default_factory=dict)
     scaling: Scaling | None = None
-    max_holdback: int | None = None
     origin: str = "corpus"
 
     @classmethod
@@ -146,7 +145,6 @@ class Case:
             )
             if scaling
             else None,
-            max_holdback=(data.get("streaming") or {}).get("max_holdback"),
             origin=data.get("origin", "corpus"),
         )
 

@@ -186,8 +186,6 @@ def _compile(
     }
     if "scaling" in data:
         case["scaling"] = data["scaling"]
-    if "streaming" in data:
-        case["streaming"] = data["streaming"]
     return case, problems
 
 

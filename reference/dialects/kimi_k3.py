@@ -21,7 +21,8 @@ are escaped by the template (``&`` → ``&amp;``, ``"`` → ``&quot;``) and unes
 ``index`` attribute counts calls from 1 and is not read (the response's own order is).
 
 The answer is wrapped in the ``response`` channel, whose markers are protocol and dropped
-wherever they stand (the server may already have written the open marker in the prompt).
+wherever they stand (the server may already have written the open marker in the prompt), as
+is ``<|close|>message<|sep|>``, with which the model may end a plain answer.
 Reasoning is the ``think`` channel; in thinking mode (the default) the template opens it, so
 the output starts inside it, and a request that turns thinking off starts as content.
 
@@ -86,7 +87,11 @@ class KimiK3ReasoningParser(ReasoningParser):
 
     open_tag, open_prefixes = _opener("think")
     close_tag, close_prefixes = _closer("think")
-    answer_tags = dict((_opener("response"), _closer("response")))  # noqa: RUF012
+    # The model sometimes leaves the think channel by opening the tools channel without
+    # closing it (vllm-project/vllm#53246, #54273): the channel that opens ends reasoning.
+    tool_open_ends_reasoning = True
+    # It may also end a plain answer with the message's close marker, protocol too.
+    answer_tags = dict((_opener("response"), _closer("response"), _closer("message")))  # noqa: RUF012
 
     def enabled(self) -> bool:
         return True

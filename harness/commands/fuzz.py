@@ -1,6 +1,6 @@
 """``toolconform fuzz``: coverage-guided fuzzing of a target, and triage of what it finds.
 
-    toolconform fuzz run TARGET [--seconds N] [--jobs N] [--keep-going] [--engine …]
+    toolconform fuzz run TARGET [--seconds N] [--jobs N] [--keep-going] [--fuzzer …]
     toolconform fuzz triage FILE… [--target NAME] [--root DIR] [--regressions DIR]
     toolconform fuzz artifacts OUTDIR        # dictionaries and seed corpora, for OSS-Fuzz builds
     toolconform fuzz list
@@ -64,7 +64,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="go on after a failure and collect every distinct one (always with --jobs > 1)",
     )
-    run_parser.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
+    run_parser.add_argument(
+        "--fuzzer",
+        choices=("auto", "atheris", "hypothesis"),
+        default="auto",
+        help="atheris (libFuzzer, coverage-guided) or Hypothesis; auto: atheris when installed",
+    )
     run_parser.add_argument("--workdir", type=Path, help="state folder (.toolconform-fuzz/TARGET)")
     run_parser.add_argument("--seed", type=int, help="random seed, for a reproducible run")
     run_parser.add_argument(
@@ -116,21 +121,21 @@ def _run(args: argparse.Namespace) -> int:
 
     target = build_target(args.target)
     workdir = args.workdir or Path(".toolconform-fuzz") / args.target
-    engine = _engine(args.engine)
-    if args.runs is not None and engine != "atheris":
-        raise UsageError("--runs counts libFuzzer's executions: it needs the atheris engine")
+    fuzzer = _fuzzer(args.fuzzer)
+    if args.runs is not None and fuzzer != "atheris":
+        raise UsageError("--runs counts libFuzzer's executions: it needs the atheris fuzzer")
     console = Console(stderr=True, soft_wrap=True, highlight=False)
     stop = "collecting every distinct failure" if args.keep_going else "until the first failure"
     length = (
         f"{args.seconds} s" if args.runs is None else f"{args.runs} runs (at most {args.seconds} s)"
     )
     console.print(
-        f"fuzzing {target.name} ({', '.join(target.dialects)}) with {engine} for "
+        f"fuzzing {target.name} ({', '.join(target.dialects)}) with {fuzzer} for "
         f"{length}, {args.jobs} job(s), {stop}; state in {workdir}",
         markup=False,
     )
     findings = Findings(target)
-    if engine == "atheris":
+    if fuzzer == "atheris":
         progress, code = _run_atheris(target, workdir, args, console)
         with console.status("") as status:
             for number, path in enumerate(progress.findings, 1):
@@ -138,14 +143,14 @@ def _run(args: argparse.Namespace) -> int:
                 findings.add(path)
     else:
         progress, code = _run_hypothesis(target, workdir, args, console, findings), 0
-    _summary(console, target.name, engine, progress, workdir, findings)
+    _summary(console, target.name, fuzzer, progress, workdir, findings)
     if code not in (0, 1, 77) and not progress.findings:  # libFuzzer itself failed
         console.print(f"libFuzzer exited with {code}: see {workdir / 'libfuzzer.log'}")
         return 2
     return 1 if findings.distinct else 0
 
 
-def _engine(choice: str) -> str:
+def _fuzzer(choice: str) -> str:
     if choice == "hypothesis":
         return "hypothesis"
     try:
@@ -153,7 +158,7 @@ def _engine(choice: str) -> str:
     except ImportError:
         if choice == "atheris":
             raise UsageError(INSTALL_HINT) from None
-        print(f"toolconform: {INSTALL_HINT}; using the Hypothesis engine", file=sys.stderr)
+        print(f"toolconform: {INSTALL_HINT}; using the Hypothesis fuzzer", file=sys.stderr)
         return "hypothesis"
     return "atheris"
 
@@ -198,7 +203,7 @@ def _status(progress, seconds: int) -> str:  # type: ignore[no-untyped-def]
 
 
 def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Console):  # type: ignore[no-untyped-def]
-    from ..fuzzing.engines import LibFuzzerRun
+    from ..fuzzing.fuzzers import LibFuzzerRun
 
     dictionary, seeds = _prepare(target, workdir)
     fuzz_run = LibFuzzerRun(
@@ -221,7 +226,7 @@ def _run_atheris(target, workdir: Path, args: argparse.Namespace, console: Conso
 
 def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Console, findings):  # type: ignore[no-untyped-def]
     from ..fuzzing.artifacts import seed_inputs
-    from ..fuzzing.engines import run_hypothesis
+    from ..fuzzing.fuzzers import run_hypothesis
 
     with console.status("starting Hypothesis") as status:
         return run_hypothesis(
@@ -236,10 +241,10 @@ def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Co
         )
 
 
-def _summary(console: Console, name: str, engine: str, progress, workdir: Path, findings) -> None:  # type: ignore[no-untyped-def]
+def _summary(console: Console, name: str, fuzzer: str, progress, workdir: Path, findings) -> None:  # type: ignore[no-untyped-def]
     from ..fuzzing.decoding import THOROUGH_ONE_IN
 
-    table = Table(title=f"fuzz {name} ({engine})", show_header=False)
+    table = Table(title=f"fuzz {name} ({fuzzer})", show_header=False)
     table.add_row("time", f"{progress.seconds:.0f} s")
     average = progress.execs / max(progress.seconds, 1e-9)
     per_cpu = progress.execs / max(progress.cpu_seconds, 1e-9)
@@ -250,7 +255,7 @@ def _summary(console: Console, name: str, engine: str, progress, workdir: Path, 
     table.add_row("CPU time", f"{progress.cpu_seconds:.0f} s")
     sample = (
         "the fuzzing loop leaves its sample to them"
-        if engine == "atheris"
+        if fuzzer == "atheris"
         else f"and one execution in {THOROUGH_ONE_IN}"
     )
     table.add_row(

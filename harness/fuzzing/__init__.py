@@ -9,7 +9,7 @@ anything imports them, so this package imports nothing at the top. The parts, in
 bytes flow: ``provider`` (bytes read by ``FuzzedDataProvider`` rules), ``families`` (the
 targets), ``decoding`` (bytes → input), ``runs`` (an input through an adapter),
 ``oracles`` (what it must satisfy), ``target`` (all of it as one call), ``atheris_entry``
-(the executable targets' main), ``engines`` (libFuzzer and Hypothesis runs), ``findings``
+(the executable targets' main), ``fuzzers`` (libFuzzer and Hypothesis runs), ``findings``
 (one report per distinct failure), ``artifacts`` (dictionaries and seeds), ``triage`` (a
 finding → a corpus case).
 """

@@ -87,7 +87,7 @@ def encode(
 
     ``request_variant`` is (tools code, thinking index, tool-choice index) as the decoder
     reads them. The input is token-aligned, not built only of well-formed blocks, and does
-    not ask for the expensive oracles (the engines judge every seed with all of them).
+    not ask for the expensive oracles (the fuzzers judge every seed with all of them).
     """
     writer = ByteWriter()
     writer.int_in_range(dialect_index, 0, dialect_count - 1)

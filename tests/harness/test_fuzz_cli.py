@@ -1,4 +1,4 @@
-"""``toolconform fuzz``: targets, engines, artifacts and triage from the command line."""
+"""``toolconform fuzz``: targets, fuzzers, artifacts and triage from the command line."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import zipfile
 import pytest
 
 from toolconform.harness.cli import main
-from toolconform.harness.fuzzing.engines import findings_in
 from toolconform.harness.fuzzing.families import target_names
+from toolconform.harness.fuzzing.fuzzers import findings_in
 
 from .. import fuzz_planted
 
@@ -42,7 +42,7 @@ def test_without_atheris_it_says_how_to_install_it_and_runs_hypothesis(
 
 def test_asking_for_atheris_without_it_is_a_usage_error(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "atheris", None)
-    assert main(["fuzz", "run", "json", "--engine", "atheris", "--workdir", str(tmp_path)]) == 2
+    assert main(["fuzz", "run", "json", "--fuzzer", "atheris", "--workdir", str(tmp_path)]) == 2
     assert "pip install 'toolconform[fuzz]'" in capsys.readouterr().err
 
 
@@ -50,7 +50,7 @@ def test_asking_for_atheris_without_it_is_a_usage_error(tmp_path, capsys, monkey
     ("options", "says"),
     [
         (["--runs", "0"], "--runs must be at least 1"),
-        (["--runs", "5", "--engine", "hypothesis"], "it needs the atheris engine"),
+        (["--runs", "5", "--fuzzer", "hypothesis"], "it needs the atheris fuzzer"),
     ],
 )
 def test_runs_is_a_positive_count_of_libfuzzer_executions(tmp_path, capsys, options, says):
@@ -108,7 +108,7 @@ def test_list_as_json(capsys):
 @pytest.fixture
 def planted_adapter(monkeypatch):
     """The generic target pointed at a parser with one planted bug (found in seconds)."""
-    monkeypatch.setitem(sys.modules, "atheris", None)  # the Hypothesis engine, in this process
+    monkeypatch.setitem(sys.modules, "atheris", None)  # the Hypothesis fuzzer, in this process
     monkeypatch.setenv("TOOLCONFORM_FUZZ_ADAPTER", "tests.fuzz_planted:factory")
     monkeypatch.setenv("TOOLCONFORM_FUZZ_DIALECTS", fuzz_planted.PLANTED)
 

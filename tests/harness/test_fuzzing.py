@@ -1,4 +1,4 @@
-"""The fuzzing layer: byte decoding, oracles, seeds, dictionaries, engines and triage."""
+"""The fuzzing layer: byte decoding, oracles, seeds, dictionaries, fuzzers and triage."""
 
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ from toolconform.harness.fuzzing.decoding import (
     FuzzInput,
     prefix_points,
 )
-from toolconform.harness.fuzzing.engines import (
+from toolconform.harness.fuzzing.families import FAMILIES, RELEASE, family_of, target_names
+from toolconform.harness.fuzzing.fuzzers import (
     LibFuzzerRun,
     Progress,
     findings_in,
     parse_status,
     run_hypothesis,
 )
-from toolconform.harness.fuzzing.families import FAMILIES, RELEASE, family_of, target_names
 from toolconform.harness.fuzzing.oracles import Finding, Policy, check, is_subsequence
 from toolconform.harness.fuzzing.provider import ByteProvider, ByteWriter
 from toolconform.harness.fuzzing.target import Target, build_target
@@ -625,7 +625,7 @@ SMOKE_RUNS = 1500
 @pytest.mark.parametrize("name", target_names())
 def test_smoke_fuzz(name, tmp_path):
     """A few seconds of every target: under libFuzzer when atheris is installed (CI's
-    ``fuzz`` extra), else under the Hypothesis engine. No finding may appear.
+    ``fuzz`` extra), else under the Hypothesis fuzzer. No finding may appear.
 
     libFuzzer runs a fixed number of executions from a fixed seed, so every machine tries
     the same inputs: a finding fails the commit that brought it, on every run."""

@@ -1,9 +1,9 @@
 """Running a target: under libFuzzer (atheris), or under Hypothesis when atheris is absent.
 
-Both engines leave their findings the same way — one file per failing input, named
+Both fuzzers leave their findings the same way — one file per failing input, named
 ``crash-<sha1>`` (or libFuzzer's ``timeout-`` / ``oom-`` / ``slow-unit-``), in the run's
-artifact folder — so triage does not care which engine found what. Progress comes back as
-``Progress`` records: libFuzzer's status lines are parsed; the Hypothesis engine reports its
+artifact folder — so triage does not care which fuzzer found what. Progress comes back as
+``Progress`` records: libFuzzer's status lines are parsed; the Hypothesis fuzzer reports its
 own counts (it has no coverage figure).
 
 Inside the fuzzing loop only a sample of the inputs meets the expensive oracles
@@ -251,7 +251,7 @@ def run_hypothesis(
     one without ``keep``); the run goes on after one, unless ``stop_after`` findings are in.
     The seeds are judged by every oracle, the generated inputs as the fuzzing loop judges
     them (the expensive oracles on a sample). No coverage guidance: this is the fallback
-    engine.
+    fuzzer.
     """
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed

@@ -76,7 +76,7 @@ def value_types(schema: object) -> frozenset[str]:
         literals = list(schema.get("enum") or ())
         if "const" in schema:
             literals.append(schema["const"])
-        types.update(_json_type(literal) for literal in literals)
+        types.update(json_type(literal) for literal in literals)
         if "properties" in schema:
             types.add("object")
         if "items" in schema:
@@ -127,10 +127,11 @@ def _allowed(value: Any, types: frozenset[str]) -> bool:
         return "integer" in types or "number" in types
     if isinstance(value, float):
         return "number" in types or ("integer" in types and value.is_integer())
-    return _json_type(value) in types
+    return json_type(value) in types
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a decoded JSON value."""
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...reference.schema_values import json_type
 from ..responses import Call, Response
 from . import CALLS, MULTIPLE_CALLS, REASONING, Renderer, register
 
@@ -26,18 +27,6 @@ MARKERS = ("<|open|>", "<|close|>", "<|sep|>")
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;")
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if value is None:
-        return "null"
-    return "array" if isinstance(value, list) else "object"
 
 
 class KimiK3Renderer(Renderer):
@@ -67,7 +56,7 @@ class KimiK3Renderer(Renderer):
         if isinstance(value, str):
             kind, text = "string", value
         else:
-            kind, text = _json_type(value), json.dumps(value, ensure_ascii=False)
+            kind, text = json_type(value), json.dumps(value, ensure_ascii=False)
         header = f'<|open|>argument key="{_escape(key)}" type="{kind}"<|sep|>'
         return f"{header}{text}<|close|>argument<|sep|>"
 

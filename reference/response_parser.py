@@ -297,8 +297,8 @@ class ResponseParser:
         After the reasoning close tag they are the template's separation of reasoning and
         answer (ERNIE-4.5 writes ``</think>\n\n<response>`` or ``</think>\nanswer``, Hunyuan
         ``</think>\n<answer>``; Granite 4.2 ``</think>\n``, its ``close_layout``): dropped.
-        After an answer tag they are layout when a protocol
-        tag or the end of the output follows, the answer's own text otherwise.
+        After an answer tag they are layout when a protocol tag or the end of the output
+        follows, the answer's own text otherwise.
 
         Returns where plain text resumes, or ``-1`` while undecided (the newlines and a tag
         prefix after them stay pending; ``_layout_seen`` remembers how many newlines were

@@ -4,12 +4,15 @@
 ``'<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a"
 type="integer"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>'``.
 
-As Kimi K3's template writes a turn (vLLM's ``renderers/kimi_k3.py``): the reasoning in the
-think channel (the template opened it), the answer in a response channel, then one tools
-channel whose calls count from 1; channels stand back to back. A string value is written
-raw with ``type="string"``, any other value as JSON with its JSON type; attribute values are
-escaped (``&amp;``, ``&quot;``). A value, name or key holding a channel marker is not
-carried, nor an answer that is nothing but newlines (layout next to the response markers).
+The layout of a turn as vLLM's ``kimi_k3`` tool parser describes the template's output (its
+module docstring; no wheel ships the template): the reasoning in the think channel (the
+template opened it), the answer in a response channel, which always precedes the one tools
+channel, whose calls count from 1 (vLLM's renderer numbers tool results so). Channels are
+written back to back here (that example indents them for reading). A string value is
+written raw with ``type="string"``, any other value as JSON with its JSON type; attribute
+values are escaped (``&amp;``, ``&quot;``). A value, name or key holding a channel marker is
+not carried, nor an answer that is nothing but newlines (layout next to the response
+markers).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The seed 000 scenario list for the DSML dialects: deepseek_v32 and deepseek_v4.
+"""The seed 000 scenario list for the DSML dialects: deepseek_v32 and deepseek_v4 (and Kimi
+K3's XTML, read by the same driver).
 
 ``string="true"`` values stream as JSON strings; other values are raw JSON, forwarded
 verbatim. The block's open tag includes its leading blank line.
@@ -356,3 +357,40 @@ def test_long_string_value_streams_with_bounded_hold_back(dialect: str) -> None:
         seen += len(piece)
         if value_start + 50 < seen < value_start + len(value) - 50:
             assert len(parser.held_back) <= longest, repr(parser.held_back)
+
+
+# Kimi K3's XTML on the same driver: headers end at ``<|sep|>``, not at ``>``.
+K3_TOOLS = "<|open|>tools<|sep|>{}<|close|>tools<|sep|>"
+
+
+def k3_call(header: str, arguments: str = "") -> str:
+    return f"<|open|>call {header}<|sep|>{arguments}<|close|>call<|sep|>"
+
+
+def test_kimi_k3_header_interrupted_by_another_tag_is_no_call() -> None:
+    """A call header cut by the next marker (here the call's own close) is malformed: left
+    alone, not read on to the ``<|sep|>`` of that marker, which would open a call ``f``."""
+    argument = '<|open|>argument key="a" type="integer"<|sep|>1<|close|>argument<|sep|>'
+    broken = '<|open|>call tool="f" index="1"<|close|>call<|sep|>'
+    text = K3_TOOLS.format(broken + k3_call('tool="g"', argument))
+    check("kimi_k3", text, Expected("", None, [("g", '{"a": 1}')]), Request(thinking=False))
+
+
+def test_kimi_k3_attributes_are_unescaped_once() -> None:
+    """``&quot;`` and ``&amp;`` are the template's escapes; ``&amp;quot;`` is a literal
+    ``&quot;`` and another entity is text."""
+    argument = (
+        '<|open|>argument key="a&amp;quot;b &quot;c&quot; &lt;" type="null"<|sep|>null'
+        "<|close|>argument<|sep|>"
+    )
+    text = K3_TOOLS.format(k3_call('tool="f"', argument))
+    expected = Expected("", None, [("f", json.dumps({'a&quot;b "c" &lt;': None}))])
+    check("kimi_k3", text, expected, Request(thinking=False))
+
+
+def test_kimi_k3_header_cut_by_the_channel_close_ends_the_channel() -> None:
+    """The tools channel closing inside a call header: the header is malformed, the close is
+    the channel's (not the ``<|sep|>`` that ends the header), and the answer after it is
+    content."""
+    text = K3_TOOLS.format('<|open|>call tool="f" index="1"') + "Done."
+    check("kimi_k3", text, Expected("Done.", None, []), Request(thinking=False))

@@ -31,10 +31,11 @@ class ValueTags:
     """The tags that end one kind of value, and the chunk tails that may begin one of them.
 
     ``close_tag`` ends the value and belongs to it; the other tags end a value whose close
-    tag is missing and belong to what follows.
+    tag is missing and belong to what follows. All of them begin with one character, the
+    ``lead`` searched for (``<``, or MiniMax-M3's namespace marker's ``]``).
     """
 
-    __slots__ = ("close_tag", "longest_prefix", "longest_tag", "prefixes", "tags")
+    __slots__ = ("close_tag", "lead", "longest_prefix", "longest_tag", "prefixes", "tags")
 
     def __init__(
         self,
@@ -57,9 +58,13 @@ class ValueTags:
             for prefix in tag_prefixes
             if len(prefix) < len(tag)
         }
-        if any(not text.startswith("<") for text in (*tags, *prefixes)):
-            raise ValueError(f"value-ending tags and their prefixes must start with '<': {tags!r}")
+        lead = close_tag[:1]
+        if not lead or any(not text.startswith(lead) for text in (*tags, *prefixes)):
+            raise ValueError(
+                f"value-ending tags and their prefixes must start with one character: {tags!r}"
+            )
         ordered = longest_first(prefixes)
+        self.lead = lead
         self.close_tag = close_tag
         self.tags = tags
         self.prefixes = frozenset(ordered)
@@ -71,30 +76,30 @@ class ValueTags:
 
         Returns ``(-1, None)`` when the value goes on past the end of ``text``.
         """
-        tags = self.tags
-        position = text.find("<", start)
+        tags, lead = self.tags, self.lead
+        position = text.find(lead, start)
         while position >= 0:
             for tag in tags:
                 if text.startswith(tag, position):
                     return position, tag
-            position = text.find("<", position + 1)
+            position = text.find(lead, position + 1)
         return -1, None
 
     def stable_end(self, text: str, start: int) -> int:
         """End of ``text[start:]`` once a trailing declared tag prefix is held back.
 
         Call only when ``text[start:]`` holds no complete value-ending tag. The earliest
-        ``<`` whose tail is a declared prefix gives the longest such tail, so it wins.
+        lead whose tail is a declared prefix gives the longest such tail, so it wins.
         """
         end = len(text)
         if not self.longest_prefix:
             return end
-        prefixes = self.prefixes
-        position = text.find("<", max(start, end - self.longest_prefix))
+        prefixes, lead = self.prefixes, self.lead
+        position = text.find(lead, max(start, end - self.longest_prefix))
         while position >= 0:
             if text[position:] in prefixes:
                 return position
-            position = text.find("<", position + 1)
+            position = text.find(lead, position + 1)
         return end
 
 

@@ -40,6 +40,10 @@ class ReasoningParser:
     #: Characters the template writes right after the close tag, dropped where the answer
     #: begins with them (Granite 4.2's ``</think>\n``: "" keeps the answer as written).
     close_layout: ClassVar[str] = ""
+    #: Whether an output that starts as content may open with a bare close tag: MiniMax-M3's
+    #: template writes one before every answer without reasoning, so a model that does not
+    #: think may too. Protocol there, dropped; anywhere else it is text.
+    close_may_lead: ClassVar[bool] = False
 
     def __init__(self, request: Request) -> None:
         self.request = request

@@ -74,6 +74,9 @@ class ResponseParser:
             REASONING if reasoning is not None and reasoning.starts_in_reasoning() else PLAIN
         )
         self._open_may_repeat = self._mode == REASONING
+        self._close_may_lead = (
+            self._mode == PLAIN and reasoning is not None and reasoning.close_may_lead
+        )
         #: Layout whitespace already seen at the start of template-opened reasoning.
         self._open_layout = 0
         self._pending = ""
@@ -225,6 +228,16 @@ class ResponseParser:
     def _consume_plain(
         self, pending: str, pos: int, final: bool, out: list[tuple[DeltaMessage, bool]]
     ) -> tuple[int, bool]:
+        if self._close_may_lead:
+            reasoning = self.reasoning_parser
+            assert reasoning is not None
+            close = reasoning.close_tag
+            head = pending[pos : pos + len(close)]
+            if head == close:
+                pos += len(close)
+            elif not final and close.startswith(head):
+                return pos, False  # the output's first text has not arrived
+            self._close_may_lead = False
         position, tag = find_first(pending, self._plain_tags, pos)
         if tag is None:
             end = len(pending) if final else stable_prefix_end(pending, self._plain_prefixes, pos)

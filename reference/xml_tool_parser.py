@@ -286,7 +286,7 @@ class XmlToolParser(ToolParser):
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
     ) -> tuple[int, bool]:
         n = len(text)
-        if not final and text.find("<", pos) < 0:
+        if not final and text.find(self._value_tags.lead, pos) < 0:
             stable = n  # the hot path: no markup in sight, all of it is value text
         else:
             tags = self._value_tags
@@ -336,7 +336,7 @@ class XmlToolParser(ToolParser):
     ) -> tuple[int, bool]:
         state = self._state
         n = len(text)
-        if not final and text.find("<", pos) < 0:
+        if not final and text.find(self._value_tags.lead, pos) < 0:
             state.held.append(text[pos:] if pos else text)
             return n, False
         tags = self._value_tags

@@ -61,11 +61,6 @@ class Engine:
 NOT_CERTIFIED = {
     "template": "template-driven: parses by a checkpoint's own response_template metadata",
     "cohere": "needs the cohere_melody package, which does not install here",
-    "minimax_m3": (
-        "not yet a dialect: every tag carries the ]<]minimax[>[ prefix and each parameter "
-        "closes with a tag named after its key, with nested markup for arrays and objects "
-        "(needs a schema-driven XML driver)"
-    ),
     "granite_markers": (
         "not yet a dialect: Granite 3.2's reasoning opens and closes at prose markers spelt "
         "several ways (Here is my thought process: / Here's my response:), and the response "
@@ -169,8 +164,9 @@ def server_request(body: Mapping[str, Any]) -> dict[str, Any]:
     which no engine's request model knows: a client of these servers says it in
     ``chat_template_kwargs``, where the chat template (and the reasoning parsers that read
     the same kwargs) look for it, under ``enable_thinking`` (Qwen3, GLM, …) or ``thinking``
-    (DeepSeek V3.1, Kimi …). The flag is copied there under both names; kwargs the request
-    already gives win.
+    (DeepSeek V3.1, Kimi …), or as MiniMax-M3's ``thinking_mode`` (``enabled`` /
+    ``disabled``). The flag is copied there under each name; kwargs the request already
+    gives win.
     """
     request = dict(body)
     thinking = request.get("thinking")
@@ -178,6 +174,7 @@ def server_request(body: Mapping[str, Any]) -> dict[str, Any]:
         kwargs = dict(request.get("chat_template_kwargs") or {})
         for name in ("enable_thinking", "thinking"):
             kwargs.setdefault(name, thinking)
+        kwargs.setdefault("thinking_mode", "enabled" if thinking else "disabled")
         request["chat_template_kwargs"] = kwargs
     return request
 

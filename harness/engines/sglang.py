@@ -80,6 +80,7 @@ BINDINGS: dict[str, Binding] = {
     "glm45": Binding("glm45", "glm45"),
     "glm47": Binding("glm47", "glm45"),
     "minimax_m2": Binding("minimax-m2", "minimax"),
+    "minimax_m3": Binding("minimax-m3", "minimax-m3"),
     "deepseek_v3": Binding("deepseekv3"),
     "deepseek_v31": Binding("deepseekv31", "deepseek-v3"),
     "deepseek_v32": Binding("deepseekv32", "deepseek-v3"),
@@ -374,8 +375,6 @@ UNCOVERED: dict[str, str] = {
     "reasoning:response_template": NOT_CERTIFIED["template"],
     "tool:cohere_command4": NOT_CERTIFIED["cohere"],
     "reasoning:cohere_command4": NOT_CERTIFIED["cohere"],
-    "tool:minimax-m3": NOT_CERTIFIED["minimax_m3"],
-    "reasoning:minimax-m3": NOT_CERTIFIED["minimax_m3"],
     "reasoning:minimax-append-think": NOT_CERTIFIED["minimax_append_think"],
     "reasoning:mistral": NOT_CERTIFIED["magistral"],
 }

@@ -81,7 +81,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
         if tag == self.close_tag:
             return pos, None, DONE
         if tag is None:
-            return skip_stray_text(payload, pos), None, FUNCTION
+            return self._skip_stray(payload, pos), None, FUNCTION
         return (len(payload), None, DONE) if final else None
 
     def _invoke_header(
@@ -105,8 +105,12 @@ class MiniMaxM2ToolParser(XmlToolParser):
         if tag:  # the block's end or the next invoke: this invoke's </invoke> is missing
             return pos, DONE
         if tag is None:
-            return skip_stray_text(payload, pos), ARG_START
+            return self._skip_stray(payload, pos), ARG_START
         return None
+
+    def _skip_stray(self, payload: str, pos: int) -> int:
+        """Past text between tags that is not protocol (MiniMax-M3's tags begin otherwise)."""
+        return skip_stray_text(payload, pos)
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
         header = self._search.header(payload, pos)

@@ -168,9 +168,13 @@ def _bypass_package_init() -> None:
         sys.modules[name] = package
 
 
-def _starts_in_reasoning(detector: Any, request: Any) -> bool:
-    """``serving_chat``'s decision when no chat template says so: the detector's default."""
+def _starts_in_reasoning(name: str, detector: Any, request: Any) -> bool:
+    """``serving_chat``'s decision (``_get_reasoning_from_request``) when no chat template
+    says so: the detector's default, or for ``minimax-m3`` the template's ``thinking_mode``
+    (only ``enabled`` prefills ``<mm:think>``)."""
     kwargs = request.chat_template_kwargs or {}
+    if name == "minimax-m3":
+        return kwargs.get("thinking_mode") == "enabled"
     mode = getattr(detector, "reasoning_default", None)
     if mode == "always":
         return True
@@ -332,7 +336,7 @@ class SGLangSession:
         return self._api.reasoning_parser(
             model_type=name,
             stream_reasoning=self._request.stream_reasoning if stream else False,
-            force_reasoning=_starts_in_reasoning(default, self._request),
+            force_reasoning=_starts_in_reasoning(name, default, self._request),
             request=self._request,
             tool_call_parser_active=self._tool_active,
         )

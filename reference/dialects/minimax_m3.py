@@ -40,8 +40,9 @@ engines). The reasoning channel is always listening, as both engines' parsers ar
 
 No PyPI wheel ships MiniMax-M3's tokenizer (its BPE is MiniMax-M2's, its markers are added
 tokens M2's file lacks): the tag-aligned model. The marker is never cut; the words after it
-are plain text, cut after ``<`` and after each word of the fixed tags (``<tool_call``,
-``<invoke`` ·`` name`` …); an argument's own tags are text, cut anywhere after the marker.
+are plain text, cut where M2's BPE cuts them (``<`` · ``tool`` · ``_call`` · ``>``, ``</`` ·
+``invoke`` · ``>``, ``<`` · ``invoke`` · `` name`` · ``="``); an argument's own tags are text,
+cut anywhere after the marker.
 """
 
 from __future__ import annotations
@@ -80,14 +81,14 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
     open_tag = BLOCK_OPEN
     close_tag = BLOCK_CLOSE
     open_prefixes = (NS + "<tool_call", NS + "<tool", ELEMENT_OPEN, NS)
-    close_prefixes = (NS + "</tool_call", NS + "</tool", ELEMENT_CLOSE, ELEMENT_OPEN, NS)
+    close_prefixes = (NS + "</tool_call", NS + "</tool", ELEMENT_CLOSE, NS)
     invoke_open = INVOKE_OPEN
     invoke_close = INVOKE_CLOSE
     parameter_open = ELEMENT_OPEN
     payload_starts = (INVOKE_OPEN,)
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: (NS + "<invoke name", NS + "<invoke", ELEMENT_OPEN, NS),
-        INVOKE_CLOSE: (NS + "</invoke", ELEMENT_CLOSE, ELEMENT_OPEN, NS),
+        INVOKE_CLOSE: (NS + "</invoke", ELEMENT_CLOSE, NS),
         # The marker before an argument's own tags: one token, never cut.
         NS: (),
     }

@@ -64,7 +64,15 @@ def test_thinking_flag_reaches_the_engine_as_chat_template_kwargs() -> None:
     factory("qwen3", {**TOOLS, "thinking": False})
     factory("qwen3", {"thinking": True, "chat_template_kwargs": {"enable_thinking": False}})
     factory("qwen3", TOOLS)
-    assert seen[0]["chat_template_kwargs"] == {"enable_thinking": False, "thinking": False}
+    assert seen[0]["chat_template_kwargs"] == {
+        "enable_thinking": False,
+        "thinking": False,
+        "thinking_mode": "disabled",
+    }
     assert seen[0]["tools"] == TOOLS["tools"]
-    assert seen[1]["chat_template_kwargs"] == {"enable_thinking": False, "thinking": True}
+    assert seen[1]["chat_template_kwargs"] == {
+        "enable_thinking": False,
+        "thinking": True,
+        "thinking_mode": "enabled",
+    }
     assert seen[2] == TOOLS

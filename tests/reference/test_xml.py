@@ -1,6 +1,6 @@
 """The seed 000 scenario list for the XML-like dialects, on the shared ``XmlToolParser``.
 
-Dialects: qwen3_coder, qwen35, glm45, glm47, minimax_m2. Each ``check`` compares the complete
+Dialects: qwen3_coder, qwen35, glm45, glm47, minimax_m2, minimax_m3. Each ``check`` compares the complete
 parse with the expected result and the streamed reconstruction with the complete parse under
 whole, one-piece-per-chunk, every two-way split at an allowed boundary, and random groupings.
 """
@@ -34,6 +34,9 @@ class Layout:
     #: The thinking flag and the text that make the output start as plain content.
     plain_thinking: bool | None = None
     plain_prefix: str = ""
+    #: Whether a string value written as a JSON string is decoded (MiniMax-M3's template
+    #: writes strings verbatim, never quoted, so its quotes are the value's own).
+    decodes_quoted_strings: bool = True
 
     def block(self, *calls: tuple[str, Arguments], separator: str = "") -> str:
         if self.several_calls_per_block:
@@ -78,6 +81,14 @@ def _minimax_call(name: str, arguments: Arguments) -> str:
     return f'<invoke name="{name}">\n{parameters}</invoke>\n'
 
 
+M3 = "]<]minimax[>["
+
+
+def _minimax_m3_call(name: str, arguments: Arguments) -> str:
+    elements = "".join(f"{M3}<{key}>{value}{M3}</{key}>" for key, value in arguments)
+    return f'{M3}<invoke name="{name}">{elements}{M3}</invoke>\n'
+
+
 LAYOUTS = {
     "qwen3_coder": Layout("qwen3_coder", _qwen_call, "<tool_call>", "</tool_call>", True),
     "qwen35": Layout("qwen35", _qwen_call, "<tool_call>", "</tool_call>", True, False),
@@ -91,6 +102,14 @@ LAYOUTS = {
         True,
         None,
         "</think>",
+    ),
+    "minimax_m3": Layout(
+        "minimax_m3",
+        _minimax_m3_call,
+        f"{M3}<tool_call>",
+        f"{M3}</tool_call>",
+        True,
+        decodes_quoted_strings=False,
     ),
 }
 XML_DIALECTS = list(LAYOUTS)
@@ -243,7 +262,10 @@ def test_reasoning_content_and_several_blocks_in_one_chunk(dialect: str) -> None
         text, expected = f"Sure. {blocks} done", Expected("Sure.  done", None, calls)
     else:
         # minimax's reasoning is already open; the others' outputs open it or repeat it.
-        head = "plan</think>" if layout.plain_prefix else "<think>plan</think>"
+        reasoning = get_dialect(dialect).reasoning_parser
+        assert reasoning is not None
+        opened = "" if layout.plain_prefix else reasoning.open_tag
+        head = f"{opened}plan{reasoning.close_tag}"
         text, expected = f"{head}Sure. {blocks} done", Expected("Sure.  done", "plan", calls)
     check(dialect, text, expected, Request())
 
@@ -413,6 +435,8 @@ def test_values_are_typed_by_the_schema(
     dialect: str, schema: dict[str, object], raw: str, converted: str
 ) -> None:
     layout = LAYOUTS[dialect]
+    if schema == {"type": "string"} and not layout.decodes_quoted_strings:
+        converted = json.dumps(raw)
     text = layout.plain_prefix + layout.block(("f", [("v", raw)]))
     request = layout.request(tools=typed_tools("f", {"v": schema}))
     check(dialect, text, Expected("", None, [("f", f'{{"v": {converted}}}')]), request)
@@ -714,3 +738,110 @@ def test_type_names_tool_definitions_write_for_json_types(
     )
     result = get_dialect("qwen3_coder").new_parser(Request(tools=[tool])).parse_complete(text)
     assert json.loads(result.tool_calls[0].arguments) == {"p": value}
+
+
+# ----------------------------------------------------------------- MiniMax-M3's element trees
+
+
+def _m3(key: str, value: str) -> str:
+    return f"{M3}<{key}>{value}{M3}</{key}>"
+
+
+def _m3_block(*elements: str, name: str = "f") -> str:
+    return (
+        LAYOUTS["minimax_m3"]
+        .block((name, []))
+        .replace(f'"{name}">', f'"{name}">' + "".join(elements), 1)
+    )
+
+
+M3_TREE_CASES = [
+    # An array of objects, each member typed by the items' schema.
+    (
+        {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+        _m3("item", _m3("n", "1") + _m3("s", "x")) + _m3("item", _m3("n", "2")),
+        [{"n": 1, "s": "x"}, {"n": 2}],
+    ),
+    # Layout between elements is no value text.
+    (
+        {"type": "object"},
+        "\n  " + _m3("a", "1") + "\n  " + _m3("b", "two") + "\n",
+        {"a": "1", "b": "two"},
+    ),
+    # Empty elements: the schema says what the template wrote.
+    ({"type": "array"}, "", []),
+    ({"type": "object"}, "", {}),
+    ({"type": "string"}, "", ""),
+    ({"anyOf": [{"type": "array"}, {"type": "string"}]}, "", ""),
+    # No schema: <item> children are the template's list, other names an object.
+    (None, _m3("item", "a") + _m3("item", "b"), ["a", "b"]),
+    (None, _m3("k", "v") + _m3("item", "b"), {"k": "v", "item": "b"}),
+    # An element of the parameter's own name nested in it does not close it.
+    (
+        {"type": "object"},
+        _m3("v", _m3("v", "deep")) + _m3("w", "1"),
+        {"v": {"v": "deep"}, "w": "1"},
+    ),
+    # anyOf: the array member's items type the children.
+    (
+        {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "string"}]},
+        _m3("item", "1") + _m3("item", "2"),
+        [1, 2],
+    ),
+    # A string-typed parameter whose value is elements is read as one (both engines).
+    ({"type": "string"}, _m3("a", "1"), {"a": "1"}),
+]
+
+
+@pytest.mark.parametrize(("schema", "body", "value"), M3_TREE_CASES)
+def test_minimax_m3_values_are_element_trees_typed_by_the_schema(
+    schema: dict[str, object] | None, body: str, value: object
+) -> None:
+    """MiniMax-M3 writes a list as ``<item>`` elements and a mapping as one element per key;
+    the schema decides what a held value's elements are (before this dialect: no driver
+    read nested elements)."""
+    properties = {} if schema is None else {"v": schema}
+    request = Request(tools=typed_tools("f", properties))
+    text = _m3_block(_m3("v", body))
+    complete = get_dialect("minimax_m3").new_parser(request).parse_complete(text)
+    assert json.loads(complete.tool_calls[0].arguments) == {"v": value}
+    arguments = json.loads(complete.tool_calls[0].arguments)
+    check("minimax_m3", text, Expected("", None, [("f", json.dumps(arguments))]), request)
+
+
+def test_minimax_m3_repeated_element_names_are_kept() -> None:
+    """Policy repeated-parameters: the duplicates stay, in order (vLLM and SGLang collect
+    them into a list: ``minimax_m3/impl``)."""
+    request = Request(tools=typed_tools("f", {"o": {"type": "object"}}))
+    text = _m3_block(_m3("o", _m3("t", "x") + _m3("t", "y")))
+    complete = get_dialect("minimax_m3").new_parser(request).parse_complete(text)
+    assert complete.tool_calls[0].arguments == '{"o": {"t": "x", "t": "y"}}'
+
+
+@pytest.mark.parametrize(
+    ("body", "arguments"),
+    [
+        # A string whose close is missing ends where the next element begins.
+        (f"{M3}<a>one" + _m3("b", "2"), '{"a": "one", "b": "2"}'),
+        # A held value whose close is missing ends at the invoke's close.
+        (f"{M3}<n>7", '{"n": 7}'),
+        # A close without its element is skipped.
+        (f"{M3}</x>" + _m3("a", "1"), '{"a": "1"}'),
+    ],
+)
+def test_minimax_m3_missing_and_stray_closes(body: str, arguments: str) -> None:
+    request = Request(tools=typed_tools("f", {"n": {"type": "integer"}}))
+    check("minimax_m3", _m3_block(body), Expected("", None, [("f", arguments)]), request)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("</mm:think>It is 4.", "It is 4."),
+        ("It is 4.</mm:think> Really.", "It is 4.</mm:think> Really."),
+    ],
+)
+def test_minimax_m3_bare_think_close_may_lead_an_answer(text: str, content: str) -> None:
+    """The template writes ``</mm:think>`` before every answer without reasoning: as the
+    output's first text it is protocol (before ``close_may_lead``: content); later, text."""
+    check("minimax_m3", text, Expected(content, None, []), Request())

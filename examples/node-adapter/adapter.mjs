@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A small hermes (Qwen2.5) tool-call parser in JavaScript, speaking the toolconform JSON-lines
-// adapter protocol (docs/protocol.md). It exists to prove the protocol language-neutral and to
-// give implementers in other languages a working starting point:
+// adapter protocol (docs/protocol.md; the request loop is protocol.mjs, beside it). It exists
+// to prove the protocol language-neutral and to give implementers in other languages a working
+// starting point:
 //
 //   toolconform certify --adapter "cmd:node examples/node-adapter/adapter.mjs" --dialect qwen25
 //
@@ -12,7 +13,7 @@
 // Each call is emitted whole when its close tag arrives: arguments are not streamed (certify
 // reports that as stream.progressive; examples/node-adapter/expectations.toml records it).
 
-import readline from "node:readline";
+import { serve } from "./protocol.mjs";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";
@@ -202,91 +203,8 @@ class HermesSession {
   }
 }
 
-const sessions = new Map();
-
-function handle(message) {
-  const { id, cmd } = message;
-  switch (cmd) {
-    case "hello":
-      return {
-        id,
-        ok: true,
-        protocol: 1,
-        implementation: { name: "node-hermes-example", version: VERSION, language: "javascript" },
-        dialects: ["qwen25"],
-        output_mode: "deltas",
-        capabilities: { token_ids: false, parse: true, run: true },
-      };
-    case "open":
-      if (message.dialect !== "qwen25") {
-        return { id, skipped: true, reason: `dialect ${message.dialect} is not implemented` };
-      }
-      sessions.set(message.session, new HermesSession(message.request));
-      return { id, ok: true };
-    case "feed":
-      return { id, deltas: sessions.get(message.session).feed(message.text) };
-    case "finish": {
-      const deltas = sessions.get(message.session).finish();
-      sessions.delete(message.session);
-      return { id, deltas };
-    }
-    case "parse": {
-      const session = new HermesSession(message.request);
-      const deltas = [...session.feed(message.text), ...session.finish()];
-      return { id, message: toMessage(deltas) };
-    }
-    case "run":
-      return {
-        id,
-        results: message.chunkings.map((chunking) => {
-          let chunks;
-          const started = process.hrtime.bigint();
-          for (let round = 0; round < (message.repeat || 1); round++) {
-            const session = new HermesSession(message.request);
-            chunks = chunking.chunks.map((text) => session.feed(text));
-            chunks.push(session.finish());
-          }
-          const elapsed = Number(process.hrtime.bigint() - started) / (message.repeat || 1);
-          return { chunks, elapsed_ns: Math.round(elapsed) };
-        }),
-      };
-    case "bye":
-      setImmediate(() => process.exit(0));
-      return { id, ok: true };
-    default:
-      return { id, error: { message: `unknown command ${cmd}`, kind: "protocol" } };
-  }
-}
-
-function toMessage(deltas) {
-  const message = { content: "", reasoning_content: null, tool_calls: [] };
-  for (const delta of deltas) {
-    if (delta.content) message.content += delta.content;
-    for (const call of delta.tool_calls || []) {
-      const entry = (message.tool_calls[call.index] ||= {
-        id: call.id,
-        type: "function",
-        function: { name: "", arguments: "" },
-      });
-      if (call.function.name) entry.function.name = call.function.name;
-      if (call.function.arguments) entry.function.arguments += call.function.arguments;
-    }
-  }
-  return message;
-}
-
-const lines = readline.createInterface({ input: process.stdin, terminal: false });
-lines.on("line", (line) => {
-  if (!line.trim()) return;
-  let reply;
-  try {
-    reply = handle(JSON.parse(line));
-  } catch (error) {
-    let id = null;
-    try {
-      id = JSON.parse(line).id;
-    } catch {}
-    reply = { id, error: { message: String(error && error.stack ? error.stack : error), kind: "parser" } };
-  }
-  process.stdout.write(JSON.stringify(reply) + "\n");
+serve({
+  implementation: { name: "node-hermes-example", version: VERSION, language: "javascript" },
+  dialects: ["qwen25"],
+  session: (dialect, request) => new HermesSession(request),
 });

@@ -42,7 +42,7 @@ No PyPI wheel ships MiniMax-M3's tokenizer (its BPE is MiniMax-M2's, its markers
 tokens M2's file lacks): the tag-aligned model. The marker is never cut; the words after it
 are plain text, cut where M2's BPE cuts them (``<`` · ``tool`` · ``_call`` · ``>``, ``</`` ·
 ``invoke`` · ``>``, ``<`` · ``invoke`` · `` name`` · ``="``); an argument's own tags are text,
-cut anywhere after the marker.
+cut anywhere after the marker's ``<``, or after its ``</`` (one token: never between the two).
 """
 
 from __future__ import annotations
@@ -89,8 +89,10 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: (NS + "<invoke name", NS + "<invoke", ELEMENT_OPEN, NS),
         INVOKE_CLOSE: (NS + "</invoke", ELEMENT_CLOSE, NS),
-        # The marker before an argument's own tags: one token, never cut.
+        # The marker before an argument's own tags: one token, never cut; an element's close
+        # begins with the one token ``</`` after it.
         NS: (),
+        ELEMENT_CLOSE: (NS,),
     }
 
     def __init__(self, request: Request) -> None:

@@ -35,8 +35,16 @@ if (!root || !existsSync(path.join(root, "internal/js/helpers/stream-tool-sieve/
 const require = createRequire(path.join(root, "package.json"));
 const sieve = require(path.join(root, "internal/js/helpers/stream-tool-sieve"));
 const policy = require(path.join(root, "internal/js/chat-stream/toolcall_policy.js"));
-const versionFile = path.join(root, "VERSION");
-const VERSION = existsSync(versionFile) ? readFileSync(versionFile, "utf8").trim() : "unknown";
+
+// ds2api's VERSION file, and the checkout's commit where it is a git clone: what was run.
+function checkoutVersion() {
+  const read = (file) => (existsSync(file) ? readFileSync(file, "utf8").trim() : "");
+  const version = read(path.join(root, "VERSION")) || "unknown";
+  const head = read(path.join(root, ".git/HEAD"));
+  const commit = head.startsWith("ref: ") ? read(path.join(root, ".git", head.slice(5))) : head;
+  return commit ? `${version} (${commit.slice(0, 12)})` : version;
+}
+const VERSION = checkoutVersion();
 
 class HandlerSession {
   constructor(request) {

@@ -126,9 +126,10 @@ def tag_at(payload: str, pos: int, tags: Sequence[str]) -> str | None:
     return None
 
 
-def skip_stray_text(payload: str, pos: int) -> int:
-    """Past text that is not protocol: up to the next ``<`` (every tag starts with one)."""
-    following = payload.find("<", pos + 1)
+def skip_stray_text(payload: str, pos: int, lead: str = "<") -> int:
+    """Past text that is not protocol: up to the next ``lead``, which every tag starts with
+    (``<``; MiniMax-M3's namespace marker)."""
+    following = payload.find(lead, pos + 1)
     return len(payload) if following < 0 else following
 
 

@@ -62,6 +62,8 @@ class MiniMaxM2ToolParser(XmlToolParser):
     arg_value_close_tag = PARAMETER_CLOSE
     arg_value_end_tags = (INVOKE_CLOSE, BLOCK_CLOSE)
     payload_starts = (INVOKE_OPEN,)
+    #: What every tag of the payload begins with: stray text is skipped up to the next one.
+    tag_lead: ClassVar[str] = "<"
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: ("<invoke name", "<invoke", "<"),
         INVOKE_CLOSE: ("</invoke", "</"),
@@ -81,7 +83,7 @@ class MiniMaxM2ToolParser(XmlToolParser):
         if tag == self.close_tag:
             return pos, None, DONE
         if tag is None:
-            return self._skip_stray(payload, pos), None, FUNCTION
+            return skip_stray_text(payload, pos, self.tag_lead), None, FUNCTION
         return (len(payload), None, DONE) if final else None
 
     def _invoke_header(
@@ -105,12 +107,8 @@ class MiniMaxM2ToolParser(XmlToolParser):
         if tag:  # the block's end or the next invoke: this invoke's </invoke> is missing
             return pos, DONE
         if tag is None:
-            return self._skip_stray(payload, pos), ARG_START
+            return skip_stray_text(payload, pos, self.tag_lead), ARG_START
         return None
-
-    def _skip_stray(self, payload: str, pos: int) -> int:
-        """Past text between tags that is not protocol (MiniMax-M3's tags begin otherwise)."""
-        return skip_stray_text(payload, pos)
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
         header = self._search.header(payload, pos)

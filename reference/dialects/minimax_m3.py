@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markup import ValueTags, skip_whitespace, tag_at, unquote
+from ..markup import ValueTags, skip_stray_text, skip_whitespace, tag_at, unquote
 from ..reasoning import ReasoningParser
 from ..registry import Dialect, register
 from ..schema_values import convert_value, value_types
@@ -75,6 +75,9 @@ _VALUE_END_TAGS = (INVOKE_CLOSE, BLOCK_CLOSE, INVOKE_OPEN)
 _TREE = 3
 
 _CONTAINERS = frozenset(("array", "object"))
+#: How deep elements nest before further tags are read as text: the tree is typed
+#: recursively, and no template writes values this deep (vLLM stops at 128).
+MAX_DEPTH = 128
 
 
 class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
@@ -86,6 +89,7 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
     invoke_close = INVOKE_CLOSE
     parameter_open = ELEMENT_OPEN
     payload_starts = (INVOKE_OPEN,)
+    tag_lead = NS
     inner_tags = {  # noqa: RUF012  (read-only declaration)
         INVOKE_OPEN: (NS + "<invoke name", NS + "<invoke", ELEMENT_OPEN, NS),
         INVOKE_CLOSE: (NS + "</invoke", ELEMENT_CLOSE, NS),
@@ -120,11 +124,11 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
             return pos, DONE
         if tag is None:
             if payload.startswith(ELEMENT_CLOSE, pos):  # a close without its element
-                return self._skip_stray(payload, pos), ARG_START
+                return skip_stray_text(payload, pos, self.tag_lead), ARG_START
             if payload.startswith(ELEMENT_OPEN, pos):
                 return pos + len(ELEMENT_OPEN), ARG_NAME
             if not ELEMENT_OPEN.startswith(payload[pos:]):
-                return self._skip_stray(payload, pos), ARG_START
+                return skip_stray_text(payload, pos, self.tag_lead), ARG_START
         return None
 
     def _consume_arg_name(self, payload: str, pos: int) -> tuple[int, str | None] | None:
@@ -145,11 +149,6 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
             return position, None
         return position + 1, text
 
-    def _skip_stray(self, payload: str, pos: int) -> int:
-        """Past text that is not protocol: up to the next marker, which every tag begins."""
-        following = payload.find(NS, pos + 1)
-        return len(payload) if following < 0 else following
-
     # ------------------------------------------------------------ values
 
     def _start_value(self, name: str) -> None:
@@ -165,7 +164,7 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
         state = self._state
         if state.value_mode == _HOLD:
             state.value_mode = _TREE
-        self._tree = _TreeState(close=f"{ELEMENT_CLOSE}{name}>", open=f"{ELEMENT_OPEN}{name}>")
+        self._tree = _TreeState(f"{ELEMENT_OPEN}{name}>", tags.close_tag)
 
     def _consume_arg_value(
         self, text: str, pos: int, deltas: list[DeltaToolCall], final: bool
@@ -212,7 +211,9 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
                 if ending:  # the value's own close is missing
                     self._end_tree(deltas, text[pos:marker], ended=True)
                     return marker, True
-                rest = text[marker:]
+                # Only a tail shorter than the value's close can still become one of its
+                # tags: a bounded slice, not the rest of the text at every marker.
+                rest = text[marker : marker + len(tree.close)]
                 if not final and (
                     ending == "" or _begins(tree.close, rest) or _begins(tree.open, rest)
                 ):
@@ -248,8 +249,8 @@ class MiniMaxM3ToolParser(MiniMaxM2ToolParser):
 class _TreeState:
     """The held value's own tags, and how many elements of its name are open inside it."""
 
-    close: str = ""
     open: str = ""
+    close: str = ""
     depth: int = 0
 
 
@@ -262,7 +263,7 @@ class _Element:
 
 def _parse(body: str) -> _Element:
     """The elements of a value's text, nested; unclosed ones end with the text, a close
-    without its element is text."""
+    without its element is text, and so are tags nested deeper than ``MAX_DEPTH``."""
     root = _Element("")
     stack = [root]
     open_names: dict[str, int] = {}
@@ -278,7 +279,12 @@ def _parse(body: str) -> _Element:
                 if element.name == name:
                     break
             stack[-1].texts.append(piece[end + 1 :])
-        elif piece.startswith("<") and not piece.startswith("</") and end > 1:
+        elif (
+            piece.startswith("<")
+            and not piece.startswith("</")
+            and end > 1
+            and (len(stack) <= MAX_DEPTH)
+        ):
             child = _Element(piece[1:end].strip(), [piece[end + 1 :]])
             stack[-1].children.append(child)
             stack.append(child)

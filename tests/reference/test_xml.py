@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import pytest
 
 from toolconform.reference import DeltaToolCall, Request, get_dialect
+from toolconform.reference.dialects.minimax_m3 import MAX_DEPTH
 from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
 
-from ..support import Expected, check, stream, tools
+from ..support import LINEAR_RATIO, Expected, check, cpu_ratio_of, stream, tools
 
 Arguments = list[tuple[str, str]]
 
@@ -845,3 +846,37 @@ def test_minimax_m3_bare_think_close_may_lead_an_answer(text: str, content: str)
     """The template writes ``</mm:think>`` before every answer without reasoning: as the
     output's first text it is protocol (before ``close_may_lead``: content); later, text."""
     check("minimax_m3", text, Expected(content, None, []), Request())
+
+
+def test_minimax_m3_deep_nesting_is_read_without_recursion_error() -> None:
+    """Elements nested past ``MAX_DEPTH`` are text of the deepest element read: the typing
+    recursion stays bounded (before: ``RecursionError`` at 2,000 levels) and no text is lost."""
+    levels = 2000
+    body = f"{M3}<a>" * levels + "x" + f"{M3}</a>" * levels
+    request = Request(tools=typed_tools("f", {"v": {"type": "object"}}))
+    complete = (
+        get_dialect("minimax_m3").new_parser(request).parse_complete(_m3_block(_m3("v", body)))
+    )
+    value = json.loads(complete.tool_calls[0].arguments)["v"]
+    for _ in range(MAX_DEPTH - 1):
+        value = value["a"]
+    deepest = value["a"]
+    assert deepest.startswith(f"{M3}<a>") and "x" in deepest
+
+
+def test_minimax_m3_held_value_of_many_elements_is_linear() -> None:
+    """A held value of many child elements in one chunk: each marker looked at once (before:
+    the rest of the text copied at every marker: 46× the CPU time at 8× the size)."""
+    request = Request(tools=typed_tools("f", {"v": {"type": "object"}}))
+
+    def text(count: int) -> str:
+        return _m3_block(_m3("v", "".join(_m3(f"k{i % 7}", "v") for i in range(count))))
+
+    small, large = text(4000), text(32000)
+    parser = get_dialect("minimax_m3")
+
+    ratio = cpu_ratio_of(
+        lambda: parser.new_parser(request).parse_complete(small),
+        lambda: parser.new_parser(request).parse_complete(large),
+    )
+    assert ratio < LINEAR_RATIO, ratio

@@ -112,6 +112,7 @@ class ToolParser:
         """
         if self.block_closed:
             return 0
+        held = 0  # characters the verdict held: the payload begins with them
         if not self._payload_decided:
             verdict = self._payload_verdict(text, final)
             if verdict < 0:
@@ -128,9 +129,15 @@ class ToolParser:
             # Confirmed, or the input ended first: a block truncated after its open tag.
             self._payload_decided = True
             if self._verdict_held:  # the payload begins with the judged text, joined once
-                held = self.rejected_text()
-                return self._feed_payload(held + text, deltas, final) - len(held)
-        return self._feed_payload(text, deltas, final)
+                joined = self.rejected_text()
+                held = len(joined)
+                text = joined + text
+        consumed = 0
+        if not self._payload_closed:
+            consumed = self._consume_stream_payload(text, deltas, final)
+            if not (self._payload_closed or final):
+                return consumed - held  # the common case: the middle of a payload
+        return self._after_payload(text, consumed, final) - held
 
     def rejected_text(self) -> str:
         """The text after the open tag that the verdict held (and took off the caller's
@@ -138,14 +145,6 @@ class ToolParser:
         held = "".join(self._verdict_held)
         self._verdict_held = []
         return held
-
-    def _feed_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
-        consumed = 0
-        if not self._payload_closed:
-            consumed = self._consume_stream_payload(text, deltas, final)
-            if not (self._payload_closed or final):
-                return consumed  # the common case: the middle of a payload
-        return self._after_payload(text, consumed, final)
 
     def _after_payload(self, text: str, consumed: int, final: bool) -> int:
         """The payload ended, or the input did: consume the outer close tag and only that."""

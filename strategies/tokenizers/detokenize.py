@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tokenizers import Tokenizer
-
-_REPLACEMENT = "\ufffd"
+from tokenizers.decoders import DecodeStream
 
 
 class StreamDecoder:
@@ -22,42 +21,42 @@ class StreamDecoder:
     ``step(token_id)`` returns the text delta that token releases (``""`` while a character
     is incomplete or for a skipped special token); ``flush()`` releases a held tail at the
     end of the response, so that the deltas always join to ``decode(ids)``.
+
+    The steps are ``tokenizers``' own ``DecodeStream`` (what vLLM's fast incremental
+    detokenizer calls): the sliding window above, kept in Rust, one call per token — less
+    than half the CPU time of the two ``decode`` calls per token it replaced, with the same
+    deltas (``tests/strategies/test_detokenize.py`` compares them).
     """
 
-    __slots__ = ("_ids", "_prefix_offset", "_read_offset", "_skip", "_tokenizer")
+    __slots__ = ("_emitted", "_held", "_ids", "_skip", "_stream", "_tokenizer")
 
     def __init__(self, tokenizer: Tokenizer, *, skip_special_tokens: bool = True) -> None:
         self._tokenizer = tokenizer
         self._skip = skip_special_tokens
+        self._stream = DecodeStream(skip_special_tokens=skip_special_tokens)
         self._ids: list[int] = []
-        self._prefix_offset = 0
-        self._read_offset = 0
+        self._emitted = 0  # characters released so far
+        self._held = False  # whether the last steps released nothing
 
     def step(self, token_id: int) -> str:
-        ids = self._ids
-        ids.append(token_id)
-        decode = self._tokenizer.decode
-        prefix = decode(
-            ids[self._prefix_offset : self._read_offset], skip_special_tokens=self._skip
-        )
-        text = decode(ids[self._prefix_offset :], skip_special_tokens=self._skip)
-        if len(text) > len(prefix) and not text.endswith(_REPLACEMENT):
-            self._prefix_offset = self._read_offset
-            self._read_offset = len(ids)
-            return text[len(prefix) :]
+        self._ids.append(token_id)
+        text = self._stream.step(self._tokenizer, token_id)
+        if text:
+            self._emitted += len(text)
+            self._held = False
+            return text
+        self._held = True
         return ""
 
     def flush(self) -> str:
         """The held tail (a response that really ends in U+FFFD); ``""`` usually."""
-        if self._read_offset == len(self._ids):
+        if not self._held:
             return ""
-        decode = self._tokenizer.decode
-        prefix = decode(
-            self._ids[self._prefix_offset : self._read_offset], skip_special_tokens=self._skip
-        )
-        text = decode(self._ids[self._prefix_offset :], skip_special_tokens=self._skip)
-        self._prefix_offset = self._read_offset = len(self._ids)
-        return text[len(prefix) :]
+        self._held = False
+        text = self._tokenizer.decode(self._ids, skip_special_tokens=self._skip)
+        tail = text[self._emitted :]
+        self._emitted = len(text)
+        return tail
 
 
 def stream_decode(

@@ -20,9 +20,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..reference.types import FinalResult, ToolCall
 from . import json_values
-from .events import Call, FinalResult
-from .json_values import NotJson
+from .json_values import NotJson, arguments_value
 
 KINDS = ("valid", "invalid", "impl", "pathological")
 LEVELS = ("must", "should", "may")
@@ -68,7 +68,7 @@ class Expectation:
         new``), or a run that another must equal (``checks.same_result``)."""
         calls = []
         for call in result.calls:
-            value = call.arguments_value()
+            value = arguments_value(call.arguments)
             if isinstance(value, NotJson):  # not JSON: only the exact text can be expected
                 calls.append(ExpectedCall(call.name or "", None, call.arguments))
             else:
@@ -191,7 +191,7 @@ def differences(expectation: Expectation, result: FinalResult) -> list[str]:
     return problems
 
 
-def call_differences(expected: Iterable[ExpectedCall], actual: list[Call]) -> list[str]:
+def call_differences(expected: Iterable[ExpectedCall], actual: list[ToolCall]) -> list[str]:
     expected = list(expected)
     if len(expected) != len(actual):
         return [

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..reference import Dialect, Request
+from ..reference import Dialect, FinalResult, Request
 from . import json_values
 from .cases import Case, Expectation, ExpectedCall, call_differences, differences
 from .chunkings import LENGTH, ROBUSTNESS_TIER, TOKEN_TIER, Chunking
@@ -34,8 +34,8 @@ from .events import (
     REASONING,
     REWRITE,
     Event,
-    FinalResult,
 )
+from .json_values import arguments_value
 
 MUST, SHOULD, MAY = "must", "should", "may"
 #: The tier of the checks only the fuzzer runs.
@@ -507,7 +507,7 @@ def _arguments_objects(judged: Judged) -> str | None:
             call.index < len(expected) and _expected_object(expected[call.index])
         ):
             continue
-        value = call.arguments_value()
+        value = arguments_value(call.arguments)
         if not isinstance(value, dict):
             return (
                 f"call {call.index} ({call.name}): arguments {call.arguments!r} are not an object"
@@ -592,7 +592,7 @@ def _leak(judged: Judged) -> str | None:
                 return f"{field_name} has protocol text {inserted!r} (from {tag!r})"
     if len(result.calls) == len(expectation.calls):
         for call, expected_call in zip(result.calls, expectation.calls, strict=True):
-            got = "\n".join(_strings(call.arguments_value()))
+            got = "\n".join(_strings(arguments_value(call.arguments)))
             want = "\n".join(_strings(_expected_arguments(expected_call)))
             for tag in tags:
                 if got.count(tag) > want.count(tag):

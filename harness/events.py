@@ -16,13 +16,11 @@ events, and the checks say so.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..reference.types import ParsedResponse
-from .json_values import NotJson
+from ..reference.types import FinalResult, ToolCall
 
 CONTENT = "content"
 REASONING = "reasoning"
@@ -220,63 +218,12 @@ def events_from_snapshots(previous: Snapshot, current: Snapshot) -> list[Event]:
     return events
 
 
-@dataclass
-class FinalResult:
-    """The coalesced result of a stream: what a non-streaming client would receive."""
-
-    content: str = ""
-    reasoning: str | None = None
-    calls: list[Call] = field(default_factory=list)
-    #: The last finish reason the adapter reported (``None``: it reports none).
-    finish_reason: str | None = None
-
-    @classmethod
-    def from_parsed(cls, parsed: ParsedResponse) -> FinalResult:
-        """The reference parser's coalesced result in the harness's words: the oracle of a
-        generated case and of a benchmark workload, compared with what an adapter streamed."""
-        return cls(
-            parsed.content,
-            parsed.reasoning_content,
-            [Call(c.index, c.name, c.arguments, c.id) for c in parsed.tool_calls],
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        out = {
-            "content": self.content,
-            "reasoning": self.reasoning,
-            "tool_calls": [call.to_json() for call in self.calls],
-        }
-        if self.finish_reason is not None:
-            out["finish_reason"] = self.finish_reason
-        return out
-
-
-@dataclass
-class Call:
-    """One coalesced tool call."""
-
-    index: int
-    name: str | None
-    arguments: str
-    id: str | None = None
-
-    def arguments_value(self) -> Any:
-        """The arguments as a JSON value, or the raw text when it is not JSON."""
-        try:
-            return json.loads(self.arguments)
-        except (ValueError, TypeError, RecursionError):
-            return NotJson(self.arguments)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "id": self.id, "name": self.name, "arguments": self.arguments}
-
-
 def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:
     """Join the events of all chunks into the final result (first name and id of an index win)."""
     content: list[str] = []
     reasoning: list[str] = []
     saw_reasoning = False
-    calls: dict[int, Call] = {}
+    calls: dict[int, ToolCall] = {}
     arguments: dict[int, list[str]] = {}
     finish_reason: str | None = None
     for events in chunks:
@@ -293,7 +240,7 @@ def coalesce(chunks: Sequence[Sequence[Event]]) -> FinalResult:
                 assert index is not None
                 call = calls.get(index)
                 if call is None:
-                    call = calls[index] = Call(index, None, "")
+                    call = calls[index] = ToolCall(index, None, None, "")
                     arguments[index] = []
                 if event.kind == CALL_BEGIN:
                     call.name = call.name or event.name

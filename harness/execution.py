@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from ..reference import get_dialect
+from ..reference.types import FinalResult
 from . import scaling
 from .adapters import Adapter, AdapterCrash, AdapterError, SessionSkipped
 from .adapters.reference import reference_factory
@@ -68,7 +69,6 @@ from .chunkings import (
 )
 from .events import (
     AdapterOutputError,
-    FinalResult,
     Normalizer,
     Snapshot,
     coalesce,

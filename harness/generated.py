@@ -37,7 +37,6 @@ from ..reference import Request, get_dialect
 from .cases import Case, Expectation
 from .corpus_build import corpus_root
 from .errors import UsageError
-from .events import FinalResult
 
 #: The record's file name in the corpus folder.
 RECORD = "generated.jsonl"
@@ -147,8 +146,7 @@ def draw(dialect: str, examples: int) -> list[tuple[str, dict]]:
 
 
 def _case(dialect: str, output: str, body: dict) -> Case:
-    parsed = get_dialect(dialect).new_parser(Request.from_openai(body)).parse_complete(output)
-    result = FinalResult.from_parsed(parsed)
+    result = get_dialect(dialect).new_parser(Request.from_openai(body)).parse_complete(output)
     return Case(
         id=digest_id(dialect, output, body),
         dialect=dialect,

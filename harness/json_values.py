@@ -105,3 +105,11 @@ def same(actual: Any, expected: Any) -> bool:
     if isinstance(actual, dict | list | tuple) or isinstance(expected, dict | list | tuple):
         return False
     return type(actual) is type(expected) and actual == expected
+
+
+def arguments_value(arguments: str) -> Any:
+    """A call's arguments as a JSON value, or ``NotJson`` of the text when they are not JSON."""
+    try:
+        return json.loads(arguments)
+    except (ValueError, TypeError, RecursionError):
+        return NotJson(arguments)

@@ -10,14 +10,14 @@ from .reasoning import ReasoningParser, ThinkingFlagReasoningParser
 from .registry import Dialect, dialect_names, get_dialect, register
 from .response_parser import ResponseParser
 from .tool_parser import ToolParser
-from .types import DeltaMessage, DeltaToolCall, ParsedResponse, Request, ToolCall, build_tool_calls
+from .types import DeltaMessage, DeltaToolCall, FinalResult, Request, ToolCall, build_tool_calls
 
 __all__ = [
     "DeltaMessage",
     "DeltaToolCall",
     "Dialect",
+    "FinalResult",
     "JsonValueScanner",
-    "ParsedResponse",
     "ReasoningParser",
     "Request",
     "ResponseParser",

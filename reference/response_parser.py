@@ -16,13 +16,13 @@ complete parse is the same machine fed everything at once with ``final=True``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from .reasoning import ReasoningParser, ReasoningTokenCounter
 from .tags import find_first, longest_first, stable_prefix_end
 from .tool_parser import ToolParser
-from .types import DeltaMessage, DeltaToolCall, ParsedResponse, Request
+from .types import DeltaMessage, DeltaToolCall, FinalResult, Request
 
 PLAIN = "plain"
 REASONING = "reasoning"
@@ -218,10 +218,24 @@ class ResponseParser:
         self._pending = pending[pos:] if pos else pending
         return out
 
-    def parse_complete(self, text: str, token_ids: Sequence[int] = ()) -> ParsedResponse:
+    def parse_complete(self, text: str, token_ids: Sequence[int] = ()) -> FinalResult:
         """The non-streaming result: the same machine, fed everything with ``final=True``."""
         messages = [message for message, _ in self.stream_chunk(text, token_ids, final=True)]
-        return ParsedResponse.from_deltas(messages)
+        return FinalResult.from_deltas(messages)
+
+    def parse_stream(self, chunks: Iterable[str]) -> FinalResult:
+        """The streamed result: ``chunks`` fed in order (the last with ``final=True``; none
+        at all is an empty output), the deltas coalesced as a client coalesces them. A
+        chunking-invariant parser gives ``parse_complete``'s result for every chunking."""
+        messages: list[DeltaMessage] = []
+        previous: str | None = None
+        for chunk in chunks:
+            if previous is not None:
+                messages.extend(message for message, _ in self.stream_chunk(previous))
+            previous = chunk
+        last = self.stream_chunk(previous or "", final=True)
+        messages.extend(message for message, _ in last)
+        return FinalResult.from_deltas(messages)
 
     # ----------------------------------------------------------------- modes
 

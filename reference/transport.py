@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .response_parser import ResponseParser
-from .types import DeltaMessage, ParsedResponse
+from .types import DeltaMessage, FinalResult
 
 
 @dataclass(slots=True)
@@ -71,7 +71,7 @@ class ChatRunner:
             return "tool_calls"
         return engine_reason
 
-    def collect(self, text: str, *, finish_reason: str = "stop") -> tuple[ParsedResponse, str]:
+    def collect(self, text: str, *, finish_reason: str = "stop") -> tuple[FinalResult, str]:
         """The non-streaming path: parse the whole text; return it with its finish reason."""
         result = self.parser.parse_complete(text)
         return result, self.finish_reason(finish_reason) or finish_reason

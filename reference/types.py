@@ -66,11 +66,15 @@ class DeltaMessage:
 
 @dataclass(slots=True)
 class ToolCall:
-    """A complete tool call: the aggregation of all fragments with one index."""
+    """A complete tool call: the aggregation of all fragments with one index.
+
+    ``id`` and ``name`` stay ``None`` when no fragment carried one: the reference always
+    names its calls, a parser under test may not, and the checks must see that.
+    """
 
     index: int
-    id: str
-    name: str
+    id: str | None
+    name: str | None
     arguments: str
     type: str = "function"
 
@@ -81,6 +85,10 @@ class ToolCall:
             "type": self.type,
             "function": {"name": self.name, "arguments": self.arguments},
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """The call as reports and ``toolconform parse`` print it."""
+        return {"index": self.index, "id": self.id, "name": self.name, "arguments": self.arguments}
 
 
 @dataclass(slots=True)
@@ -168,15 +176,11 @@ def build_tool_calls(fragments: Sequence[DeltaToolCall]) -> list[ToolCall]:
     for fragment in fragments:
         call = calls.get(fragment.index)
         if call is None:
-            call = calls[fragment.index] = ToolCall(
-                index=fragment.index, id=fragment.id or "", name=fragment.name or "", arguments=""
-            )
+            call = calls[fragment.index] = ToolCall(fragment.index, fragment.id, fragment.name, "")
             pieces[fragment.index] = []
         else:
-            if not call.id and fragment.id:
-                call.id = fragment.id
-            if not call.name and fragment.name:
-                call.name = fragment.name
+            call.id = call.id or fragment.id
+            call.name = call.name or fragment.name
         if fragment.arguments:
             pieces[fragment.index].append(fragment.arguments)
     for index, call in calls.items():
@@ -185,15 +189,23 @@ def build_tool_calls(fragments: Sequence[DeltaToolCall]) -> list[ToolCall]:
 
 
 @dataclass(slots=True)
-class ParsedResponse:
-    """The coalesced result of one response: what a non-streaming client receives."""
+class FinalResult:
+    """The coalesced result of one response: what a non-streaming client receives.
 
-    content: str
-    reasoning_content: str | None
-    tool_calls: list[ToolCall]
+    The one result type of the project: the reference's complete parse, the coalesced
+    events of any adapter's run (``harness.events.coalesce``) and what a workload or a
+    generated case expects are all this. ``reasoning`` is ``None`` when the response had no
+    reasoning channel at all (``""``: it had one, empty); ``finish_reason`` is set where the
+    producer reports one (an adapter that models the serving layer).
+    """
+
+    content: str = ""
+    reasoning: str | None = None
+    calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
 
     @classmethod
-    def from_deltas(cls, messages: Sequence[DeltaMessage]) -> ParsedResponse:
+    def from_deltas(cls, messages: Sequence[DeltaMessage]) -> FinalResult:
         """Coalesce streamed deltas: join content and reasoning, aggregate the calls."""
         content: list[str] = []
         reasoning: list[str] = []
@@ -208,18 +220,18 @@ class ParsedResponse:
             if message.tool_calls:
                 fragments.extend(message.tool_calls)
         return cls(
-            content="".join(content),
-            reasoning_content="".join(reasoning) if saw_reasoning else None,
-            tool_calls=build_tool_calls(fragments),
+            "".join(content),
+            "".join(reasoning) if saw_reasoning else None,
+            build_tool_calls(fragments),
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The shape ``toolconform parse`` prints (without ``finish_reason``)."""
-        return {
+        """The result as reports print it (``finish_reason`` only where one was reported)."""
+        out: dict[str, Any] = {
             "content": self.content,
-            "reasoning_content": self.reasoning_content,
-            "tool_calls": [
-                {"index": c.index, "id": c.id, "name": c.name, "arguments": c.arguments}
-                for c in self.tool_calls
-            ],
+            "reasoning": self.reasoning,
+            "tool_calls": [call.to_json() for call in self.calls],
         }
+        if self.finish_reason is not None:
+            out["finish_reason"] = self.finish_reason
+        return out

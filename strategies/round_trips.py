@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..reference import ParsedResponse, Request, get_dialect
+from ..reference import FinalResult, Request, get_dialect
 from .renderers import get_renderer
 from .responses import ExpectedResult, Response, responses
 from .values import tools as tool_lists
@@ -70,21 +70,15 @@ def round_trips(dialect: str, *, max_calls: int = 3) -> st.SearchStrategy[RoundT
     )
 
 
-def stream_parse(dialect: str, chunks: Iterable[str], request: Request) -> ParsedResponse:
+def stream_parse(dialect: str, chunks: Iterable[str], request: Request) -> FinalResult:
     """Feed ``chunks`` to a fresh reference parser of ``dialect``; coalesce the deltas."""
-    parser = get_dialect(dialect).new_parser(request)
-    chunks = list(chunks)
-    messages = []
-    for position, chunk in enumerate(chunks):
-        final = position == len(chunks) - 1
-        messages.extend(message for message, _ in parser.stream_chunk(chunk, final=final))
-    return ParsedResponse.from_deltas(messages)
+    return get_dialect(dialect).new_parser(request).parse_stream(chunks)
 
 
-def as_result(parsed: ParsedResponse) -> ExpectedResult:
+def as_result(parsed: FinalResult) -> ExpectedResult:
     """A parse in the shape of ``ExpectedResult``; arguments compared as JSON values."""
     return ExpectedResult(
         parsed.content,
-        parsed.reasoning_content,
-        [(call.name, json.loads(call.arguments)) for call in parsed.tool_calls],
+        parsed.reasoning,
+        [(call.name, json.loads(call.arguments)) for call in parsed.calls],
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolconform.reference import ParsedResponse, get_dialect
+from toolconform.reference import FinalResult, get_dialect
 
 
 def _shared_folder() -> Path:
@@ -60,18 +60,15 @@ def chunks_of(case: dict[str, Any]) -> list[str]:
     return case["chunks"] if case["kind"] == "stream" else [case["input"]]
 
 
-def replay(chunks: Sequence[str], *, final: bool = True) -> ParsedResponse:
+def replay(chunks: Sequence[str], *, final: bool = True) -> FinalResult:
     """Feed the chunks to a fresh ds2api parser; the last one is final when ``final``."""
     parser = get_dialect("ds2api").new_parser()
-    messages = []
-    for position, chunk in enumerate(chunks):
-        last = final and position == len(chunks) - 1
-        messages.extend(message for message, _ in parser.stream_chunk(chunk, final=last))
-    if final and not chunks:
-        messages.extend(message for message, _ in parser.stream_chunk("", final=True))
-    return ParsedResponse.from_deltas(messages)
+    if final:
+        return parser.parse_stream(chunks)
+    messages = [message for chunk in chunks for message, _ in parser.stream_chunk(chunk)]
+    return FinalResult.from_deltas(messages)
 
 
-def outcome(result: ParsedResponse, *, with_text: bool) -> Outcome:
-    calls = [{"name": c.name, "input": json.loads(c.arguments)} for c in result.tool_calls]
+def outcome(result: FinalResult, *, with_text: bool) -> Outcome:
+    calls = [{"name": c.name, "input": json.loads(c.arguments)} for c in result.calls]
     return Outcome(calls, result.content if with_text else None)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolconform.reference import DeltaMessage, ParsedResponse, Request, get_dialect
+from toolconform.reference import DeltaMessage, FinalResult, Request, get_dialect
 from toolconform.strategies.chunking import (
     each_piece,
     random_groupings,
@@ -53,11 +53,11 @@ def chunkings(dialect: str, text: str) -> Iterable[list[str]]:
     yield from random_groupings(pieces, seed=len(text), count=8)
 
 
-def as_expected(result: ParsedResponse) -> Expected:
+def as_expected(result: FinalResult) -> Expected:
     return Expected(
         content=result.content,
-        reasoning=result.reasoning_content,
-        calls=[(call.name, call.arguments) for call in result.tool_calls],
+        reasoning=result.reasoning,
+        calls=[(call.name, call.arguments) for call in result.calls],
     )
 
 
@@ -65,9 +65,9 @@ def check(dialect: str, text: str, expected: Expected, request: Request | None =
     """Complete parse == expected, and streamed == complete under every chunking."""
     complete = get_dialect(dialect).new_parser(request).parse_complete(text)
     assert as_expected(complete) == expected
-    assert [call.index for call in complete.tool_calls] == list(range(len(complete.tool_calls)))
+    assert [call.index for call in complete.calls] == list(range(len(complete.calls)))
     for chunks in chunkings(dialect, text):
-        streamed = ParsedResponse.from_deltas(stream(dialect, chunks, request))
+        streamed = get_dialect(dialect).new_parser(request).parse_stream(chunks)
         assert streamed == complete, f"chunking {chunks!r}"
 
 

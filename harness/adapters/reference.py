@@ -14,7 +14,7 @@ from typing import Any
 from ... import __version__
 from ... import reference as _reference
 from ...reference import ResponseParser, get_dialect
-from ...reference.types import ParsedResponse
+from ...reference.types import FinalResult
 from ..chunkings import ENDINGS
 
 
@@ -55,11 +55,11 @@ class ReferenceSession:
         return out
 
     def parse(self, text: str) -> dict[str, Any]:
-        result: ParsedResponse = self._dialect.new_parser(self._request).parse_complete(text)
+        result: FinalResult = self._dialect.new_parser(self._request).parse_complete(text)
         return {
             "content": result.content,
-            "reasoning_content": result.reasoning_content,
-            "tool_calls": [call.to_openai() for call in result.tool_calls],
+            "reasoning_content": result.reasoning,
+            "tool_calls": [call.to_openai() for call in result.calls],
         }
 
 

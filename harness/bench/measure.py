@@ -18,10 +18,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ...reference import Request, get_dialect
+from ...reference.types import FinalResult
 from ..adapters import Adapter
 from ..cases import Case, Expectation, differences
 from ..chunkings import Chunking
-from ..events import FinalResult
 from ..execution import feed_chunking
 from .workloads import Workload
 
@@ -74,7 +74,7 @@ class Measurement:
 def reference_result(workload: Workload) -> FinalResult:
     """What the workload must parse to: the reference parser's complete parse."""
     parser = get_dialect(workload.dialect).new_parser(Request.from_openai(workload.request))
-    return FinalResult.from_parsed(parser.parse_complete(workload.text))
+    return parser.parse_complete(workload.text)
 
 
 def stream_reference(workload: Workload, chunks: Sequence[str]) -> int:

@@ -14,7 +14,6 @@ from ...reference import Request, get_dialect
 from ..cases import KINDS, LEVELS, Expectation
 from ..corpus_build import build, corpus_root, load_compiled, skeleton
 from ..errors import UsageError
-from ..events import FinalResult
 from ..execution import CaseResult
 from ..generated import RECORD, RECORDED, record, recorded
 from ..inputs import read_text, read_tools
@@ -213,7 +212,7 @@ def run_new(args: argparse.Namespace) -> int:
     if thinking is not None:
         request["thinking"] = thinking
     parsed = dialect.new_parser(Request.from_openai(request)).parse_complete(output)
-    expectation = Expectation.from_result(FinalResult.from_parsed(parsed))
+    expectation = Expectation.from_result(parsed)
     text = skeleton(args.dialect, args.kind, output, request, expectation)
     if args.print:
         sys.stdout.write(text)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...reference import Request, get_dialect
 from ...reference.transport import ChatRunner, EngineChunk
-from ...reference.types import DeltaMessage, ParsedResponse
+from ...reference.types import DeltaMessage, FinalResult
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ..adapters import AdapterCrash, AdapterError, SessionSkipped, load_adapter
 from ..errors import UsageError
@@ -135,10 +135,7 @@ def _reference(dialect: Any, request: Request, chunks: list[str]) -> dict[str, A
         events.append({"chunk": text, "deltas": [d.message.to_openai() for d in deltas]})
     if not chunks:
         finish_reason = runner.finish_reason("stop") or "stop"
-    output = ParsedResponse.from_deltas(messages).to_json()
-    output["finish_reason"] = finish_reason
-    output["events"] = events
-    return output
+    return _output(FinalResult.from_deltas(messages), finish_reason, events)
 
 
 def _replay(spec: str, dialect: str, body: dict[str, Any], chunks: list[str]) -> dict[str, Any]:
@@ -168,15 +165,19 @@ def _replay(spec: str, dialect: str, body: dict[str, Any], chunks: list[str]) ->
     finally:
         adapter.close()
     final = coalesce([step["events"] for step in steps])
-    calls = [call.to_json() for call in final.calls]
     for step in steps:
         step["events"] = [event.to_json() for event in step["events"]]
+    return _output(final, "tool_calls" if final.calls else "stop", steps)
+
+
+def _output(final: FinalResult, finish_reason: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``parse`` prints: the result in the OpenAI message's words, and the events."""
     return {
         "content": final.content,
         "reasoning_content": final.reasoning,
-        "tool_calls": calls,
-        "finish_reason": "tool_calls" if calls else "stop",
-        "events": steps,
+        "tool_calls": [call.to_json() for call in final.calls],
+        "finish_reason": finish_reason,
+        "events": events,
     }
 
 

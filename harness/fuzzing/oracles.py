@@ -41,6 +41,7 @@ from html import unescape
 from typing import Any
 
 from ...reference import Dialect, Request, get_dialect
+from ...reference.types import FinalResult
 from ...strategies.chunking import cut, fixed_size, tag_aligned_boundaries
 from ..adapters import Adapter, SessionSkipped
 from ..cases import Case, ExpectedCall, call_differences
@@ -54,7 +55,7 @@ from ..checks import (
     self_contained_verdicts,
 )
 from ..chunkings import Chunking
-from ..events import AdapterOutputError, FinalResult
+from ..events import AdapterOutputError
 from ..scaling import NOISE_FLOOR, two_sizes
 from . import runs
 from .decoding import FuzzInput

@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...reference.types import FinalResult
 from ..adapters import Adapter
-from ..events import Event, FinalResult, Snapshot, coalesce, events_from_snapshots
+from ..events import Event, Snapshot, coalesce, events_from_snapshots
 
 
 @dataclass(frozen=True)

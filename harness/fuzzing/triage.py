@@ -33,7 +33,6 @@ from ...reference import Request, get_dialect
 from ...strategies.chunking import tag_aligned_boundaries
 from ..cases import Expectation
 from ..checks import BY_ID
-from ..events import FinalResult
 from ..execution import FeedTimeout, feed_limit
 from ..scaling import NOISE_FLOOR, two_sizes
 from .decoding import FuzzInput, tool_objects
@@ -347,7 +346,7 @@ def _expectation(dialect: str, request: dict[str, Any], text: str) -> tuple[dict
     except Exception as error:  # the finding itself: the case needs a person's answer
         placeholder = {"content": text, "reasoning": None, "tool_calls": []}
         return placeholder, f"REVIEW: the reference raised {type(error).__name__}: {error}"
-    return Expectation.from_result(FinalResult.from_parsed(parsed), raw=False).to_json(), ""
+    return Expectation.from_result(parsed, raw=False).to_json(), ""
 
 
 def _readable_request(request: dict[str, Any]) -> dict[str, Any]:

@@ -18,15 +18,15 @@ from toolconform.harness.checks import (
     verdicts,
 )
 from toolconform.harness.chunkings import Budget, Chunking, char_chunkings
-from toolconform.harness.events import FINISH, Call, Event, FinalResult
-from toolconform.reference import get_dialect
+from toolconform.harness.events import FINISH, Event
+from toolconform.reference import FinalResult, ToolCall, get_dialect
 
 
 def _leak_verdict(arguments: str) -> str | None:
     expected = Expectation("", None, (ExpectedCall("read_file", {"path": "(local)"}),))
     case = Case("glm47/invalid/x", "glm47", "invalid", "must", "", "x", {}, (expected,))
     context = CaseContext.build(case, get_dialect("glm47"), case.expectations)
-    result = FinalResult("", None, [Call(0, "read_file", arguments, "call_0")])
+    result = FinalResult("", None, [ToolCall(0, "call_0", "read_file", arguments)])
     return verdicts(Run(Chunking("whole", ("x",)), [[]], result=result), context)[
         "text.no-protocol-leak"
     ]
@@ -53,7 +53,7 @@ def test_the_character_tier_has_one_character_per_chunk_and_every_split_of_short
 def _unique_ids_verdict(output: str, ids: tuple[str, str]) -> str | None:
     case = Case("kimi_k2/valid/x", "kimi_k2", "valid", "must", "", output, {}, ())
     context = CaseContext.build(case, get_dialect("kimi_k2"), ())
-    calls = [Call(index, "f", "{}", call_id) for index, call_id in enumerate(ids)]
+    calls = [ToolCall(index, call_id, "f", "{}") for index, call_id in enumerate(ids)]
     run = Run(Chunking("whole", (output,)), [[]], result=FinalResult("", None, calls))
     return self_contained_verdicts(run, context)["calls.unique-ids"]
 
@@ -76,7 +76,7 @@ def _finish_verdict(
 ) -> str | None:
     case = Case("qwen25/valid/x", "qwen25", "valid", "must", "", "x", request or {}, ())
     context = CaseContext.build(case, get_dialect("qwen25"), ())
-    result = FinalResult("", None, [Call(i, "f", "{}", f"call_{i}") for i in range(calls)])
+    result = FinalResult("", None, [ToolCall(i, f"call_{i}", "f", "{}") for i in range(calls)])
     chunks = tuple("x" * len(outputs))
     run = Run(Chunking("whole", chunks, ending=ending), outputs, result=result)
     return self_contained_verdicts(run, context).get("result.finish-reason", "not applicable")
@@ -110,7 +110,7 @@ def _arguments_verdict(kind: str, arguments: str, *expected: ExpectedCall) -> st
     expectations = tuple(Expectation("", None, (call,)) for call in expected)
     case = Case(f"qwen3/{kind}/x", "qwen3", kind, level, "", "x", {}, expectations)
     context = CaseContext.build(case, get_dialect("qwen3"), expectations)
-    result = FinalResult("", None, [Call(0, "label", arguments, "call_0")])
+    result = FinalResult("", None, [ToolCall(0, "call_0", "label", arguments)])
     run = Run(Chunking("whole", ("x",)), [[]], result=result)
     return verdicts(run, context).get("calls.arguments-object", "not applicable")
 
@@ -150,11 +150,17 @@ def test_a_nameless_call_is_the_same_as_itself_and_as_one_named_empty() -> None:
     each published SGLang report). Keeping ``None`` apart from ``""`` instead failed
     openai-harmony's complete parse, whose snapshot drops an empty recipient name that its
     stream keeps. To a client both are a call without a name; another name differs."""
-    nameless = FinalResult("", None, [Call(0, None, "{}")])
-    assert same_result(nameless, FinalResult("", None, [Call(0, None, "{}")]), "run") is None
-    assert same_result(FinalResult("", None, [Call(0, "", "{}")]), nameless, "run") is None
-    assert same_result(nameless, FinalResult("", None, [Call(0, "", "{}")]), "run") is None
-    problem = same_result(FinalResult("", None, [Call(0, "f", "{}")]), nameless, "run")
+    nameless = FinalResult("", None, [ToolCall(0, None, None, "{}")])
+    assert (
+        same_result(nameless, FinalResult("", None, [ToolCall(0, None, None, "{}")]), "run") is None
+    )
+    assert (
+        same_result(FinalResult("", None, [ToolCall(0, None, "", "{}")]), nameless, "run") is None
+    )
+    assert (
+        same_result(nameless, FinalResult("", None, [ToolCall(0, None, "", "{}")]), "run") is None
+    )
+    problem = same_result(FinalResult("", None, [ToolCall(0, None, "f", "{}")]), nameless, "run")
     assert problem is not None and "name 'f' != expected ''" in problem
 
 
@@ -170,8 +176,9 @@ _RESULTS = st.builds(
     st.text(max_size=5),
     st.none() | st.text(max_size=5),
     st.lists(
-        st.builds(Call, st.just(0), st.none() | st.text(max_size=3), _ARGUMENTS), max_size=3
-    ).map(lambda calls: [Call(i, c.name, c.arguments) for i, c in enumerate(calls)]),
+        st.builds(ToolCall, st.just(0), st.none(), st.none() | st.text(max_size=3), _ARGUMENTS),
+        max_size=3,
+    ).map(lambda calls: [ToolCall(i, None, c.name, c.arguments) for i, c in enumerate(calls)]),
 )
 
 

@@ -10,8 +10,8 @@ import pytest
 from toolconform.harness.cases import Case, Expectation
 from toolconform.harness.checks import CaseContext, Run, verdicts
 from toolconform.harness.chunkings import Chunking
-from toolconform.harness.events import CONTENT, REASONING, Event, FinalResult
-from toolconform.reference import get_dialect
+from toolconform.harness.events import CONTENT, REASONING, Event
+from toolconform.reference import FinalResult, get_dialect
 
 from ..support import LINEAR_RATIO, cpu_ratio_of
 

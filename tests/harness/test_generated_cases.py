@@ -17,10 +17,9 @@ from toolconform.harness.cli import main
 from toolconform.harness.commands.corpus import _unrecorded
 from toolconform.harness.corpus_build import corpus_root
 from toolconform.harness.errors import UsageError
-from toolconform.harness.events import Call, FinalResult
 from toolconform.harness.execution import CaseExecutor, feed_chunking
 from toolconform.harness.generated import RECORD, RECORDED, generated_cases, recorded
-from toolconform.reference import Request, get_dialect
+from toolconform.reference import FinalResult, Request, ToolCall, get_dialect
 from toolconform.strategies.chunking import fixed_size, tag_aligned_boundaries
 
 from .. import planted_bugs
@@ -133,14 +132,12 @@ def test_a_dialect_without_a_renderer_has_no_generated_cases() -> None:
 
 
 def test_the_oracle_is_the_complete_parse_as_a_stream_coalesces_it() -> None:
-    """``FinalResult.from_parsed`` speaks the harness's words for the reference's parse: a
-    stream of the same text through the reference adapter coalesces to the same result."""
+    """The reference's complete parse and a stream of the same text through the reference
+    adapter, coalesced from its events, are one result type and equal."""
     text = '<think>r</think>a<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>'
     case = Case("t", "qwen3", "valid", "must", "", text, {})
-    oracle = FinalResult.from_parsed(
-        get_dialect("qwen3").new_parser(Request()).parse_complete(text)
-    )
-    assert oracle == FinalResult("a", "r", [Call(0, "f", '{"x": 1}', oracle.calls[0].id)])
+    oracle = get_dialect("qwen3").new_parser(Request()).parse_complete(text)
+    assert oracle == FinalResult("a", "r", [ToolCall(0, oracle.calls[0].id, "f", '{"x": 1}')])
     tags = get_dialect("qwen3").protocol_tags()
     chunks = tuple(fixed_size(text, 3, tag_aligned_boundaries(text, tags)))
     streamed = feed_chunking(load_adapter("reference"), case, Chunking("chars:3", chunks))

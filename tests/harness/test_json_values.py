@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from toolconform.harness.cases import Expectation, ExpectedCall, differences
-from toolconform.harness.events import Call, FinalResult
+from toolconform.reference import FinalResult, ToolCall
 
 
 def _result(arguments: str) -> FinalResult:
-    return FinalResult("", None, [Call(0, "f", arguments, "call_0")])
+    return FinalResult("", None, [ToolCall(0, "call_0", "f", arguments)])
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def test_text_released_before_the_flush(case: dict[str, Any]) -> None:
     must still be held, like the cut ``<too`` of ``Hello <too``)."""
     before_flush = replay(case["chunks"], final=False)
     assert before_flush.content == case["expected_text"]
-    assert [c.name for c in before_flush.tool_calls] == [c["name"] for c in case["expected_calls"]]
+    assert [c.name for c in before_flush.calls] == [c["name"] for c in case["expected_calls"]]
 
 
 def test_go_is_normative_where_go_and_node_disagree() -> None:

@@ -88,7 +88,7 @@ def test_array_identity_first_when_arguments_precede_the_name() -> None:
 def test_array_id_field_is_skipped() -> None:
     text = '[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}, "id": "abcDEF123"}]'
     check("mistral", text, Expected("", None, [("f", '{"a": 1}')]))
-    assert complete(text).tool_calls[0].id == "call_0"
+    assert complete(text).calls[0].id == "call_0"
 
 
 @pytest.mark.parametrize("arguments", [None, "{}", "{ }"])
@@ -140,7 +140,7 @@ def test_compact_several_calls(separator: str) -> None:
 def test_compact_call_id_is_kept() -> None:
     text = compact("f", '{"a": 1}', "abcDEF123") + compact("g", "{}")
     check("mistral", text, Expected("", None, [("f", '{"a": 1}'), ("g", "{}")]))
-    assert [c.id for c in complete(text).tool_calls] == ["abcDEF123", "call_1"]
+    assert [c.id for c in complete(text).calls] == ["abcDEF123", "call_1"]
 
 
 def test_compact_identity_first() -> None:

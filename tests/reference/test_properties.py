@@ -12,7 +12,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolconform.reference import ParsedResponse, Request, get_dialect
+from toolconform.reference import FinalResult, Request, get_dialect
 from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 
 from ..support import stream
@@ -145,8 +145,8 @@ def test_streamed_equals_complete_on_token_soups(
     boundaries = tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags())
     cuts = data.draw(st.lists(st.sampled_from(boundaries), unique=True)) if boundaries else []
     messages = stream(dialect, cut(text, sorted(cuts)), request)
-    assert ParsedResponse.from_deltas(messages) == complete
-    assert [call.index for call in complete.tool_calls] == list(range(len(complete.tool_calls)))
+    assert FinalResult.from_deltas(messages) == complete
+    assert [call.index for call in complete.calls] == list(range(len(complete.calls)))
     seen: set[int] = set()
     for fragment in (f for m in messages for f in m.tool_calls or ()):
         if fragment.index not in seen:

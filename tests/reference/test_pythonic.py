@@ -177,7 +177,7 @@ def test_an_output_that_ends_inside_a_string_delimiter_ends(cut: str) -> None:
     could not come). At the end the prefix is the value's text; streamed, it is held."""
     text = "<|tool_call>call:get_weather{city:" + cut
     complete = get_dialect("gemma4").new_parser(Request(thinking=False)).parse_complete(text)
-    assert [call.name for call in complete.tool_calls] == ["get_weather"]
+    assert [call.name for call in complete.calls] == ["get_weather"]
     parser = get_dialect("gemma4").new_parser(Request(thinking=False))
     for character in text:
         parser.stream_chunk(character)

@@ -105,7 +105,7 @@ def test_kimi_call_ids_are_the_headers() -> None:
         separator="\n",
     )
     result = get_dialect("kimi_k2").new_parser(plain("kimi_k2")).parse_complete(text)
-    assert [(c.id, c.name) for c in result.tool_calls] == [
+    assert [(c.id, c.name) for c in result.calls] == [
         (kimi_id("f", 0), "f"),
         (kimi_id("g", 1), "g"),
     ]
@@ -121,7 +121,7 @@ def test_kimi_name_is_the_header_without_prefix_and_counter(header: str, name: s
         f"{tp.open_tag}{tp.call_open}{header}{tp.call_separator}{{}}{tp.call_close}{tp.close_tag}"
     )
     result = get_dialect("kimi_k2").new_parser(plain("kimi_k2")).parse_complete(text)
-    assert [(c.id, c.name) for c in result.tool_calls] == [(header, name)]
+    assert [(c.id, c.name) for c in result.calls] == [(header, name)]
 
 
 @pytest.mark.parametrize("dialect", SECTION_DIALECTS)
@@ -164,9 +164,9 @@ def test_unknown_names_are_filtered_with_dense_indices(dialect: str) -> None:
     request = plain(dialect, tools=tools("f", "h"))
     check(dialect, text, Expected("", None, [("f", '{"n": "f"}'), ("h", '{"n": "h"}')]), request)
     result = get_dialect(dialect).new_parser(request).parse_complete(text)
-    assert [c.index for c in result.tool_calls] == [0, 1]
+    assert [c.index for c in result.calls] == [0, 1]
     if dialect == "kimi_k2":
-        assert [c.id for c in result.tool_calls] == [kimi_id("f", 1), kimi_id("h", 3)]
+        assert [c.id for c in result.calls] == [kimi_id("f", 1), kimi_id("h", 3)]
 
 
 @pytest.mark.parametrize("dialect", SECTION_DIALECTS)

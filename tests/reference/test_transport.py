@@ -46,4 +46,4 @@ def test_stop_stays_stop_without_a_call() -> None:
 def test_collect_is_the_complete_parse() -> None:
     result, finish = runner().collect('</think>x<tool_call>{"name": "f"}</tool_call>')
     assert finish == "tool_calls"
-    assert result.content == "x" and result.tool_calls[0].arguments == "{}"
+    assert result.content == "x" and result.calls[0].arguments == "{}"

@@ -738,7 +738,7 @@ def test_type_names_tool_definitions_write_for_json_types(
         f"<tool_call>\n<function=f>\n<parameter=p>\n{raw}\n</parameter>\n</function>\n</tool_call>"
     )
     result = get_dialect("qwen3_coder").new_parser(Request(tools=[tool])).parse_complete(text)
-    assert json.loads(result.tool_calls[0].arguments) == {"p": value}
+    assert json.loads(result.calls[0].arguments) == {"p": value}
 
 
 # ----------------------------------------------------------------- MiniMax-M3's element trees
@@ -805,8 +805,8 @@ def test_minimax_m3_values_are_element_trees_typed_by_the_schema(
     request = Request(tools=typed_tools("f", properties))
     text = _m3_block(_m3("v", body))
     complete = get_dialect("minimax_m3").new_parser(request).parse_complete(text)
-    assert json.loads(complete.tool_calls[0].arguments) == {"v": value}
-    arguments = json.loads(complete.tool_calls[0].arguments)
+    assert json.loads(complete.calls[0].arguments) == {"v": value}
+    arguments = json.loads(complete.calls[0].arguments)
     check("minimax_m3", text, Expected("", None, [("f", json.dumps(arguments))]), request)
 
 
@@ -816,7 +816,7 @@ def test_minimax_m3_repeated_element_names_are_kept() -> None:
     request = Request(tools=typed_tools("f", {"o": {"type": "object"}}))
     text = _m3_block(_m3("o", _m3("t", "x") + _m3("t", "y")))
     complete = get_dialect("minimax_m3").new_parser(request).parse_complete(text)
-    assert complete.tool_calls[0].arguments == '{"o": {"t": "x", "t": "y"}}'
+    assert complete.calls[0].arguments == '{"o": {"t": "x", "t": "y"}}'
 
 
 @pytest.mark.parametrize(
@@ -857,7 +857,7 @@ def test_minimax_m3_deep_nesting_is_read_without_recursion_error() -> None:
     complete = (
         get_dialect("minimax_m3").new_parser(request).parse_complete(_m3_block(_m3("v", body)))
     )
-    value = json.loads(complete.tool_calls[0].arguments)["v"]
+    value = json.loads(complete.calls[0].arguments)["v"]
     for _ in range(MAX_DEPTH - 1):
         value = value["a"]
     deepest = value["a"]

@@ -40,7 +40,7 @@ def arguments_read_back(dialect: str, arguments: dict) -> object:
     response = tc.Response(calls=(tc.Call("f", arguments),))
     request = tc.get_renderer(dialect).request(response, TOOLS)
     parsed = get_dialect(dialect).new_parser(request).parse_complete(tc.render(dialect, response))
-    raw = parsed.tool_calls[0].arguments
+    raw = parsed.calls[0].arguments
     try:
         return json.loads(raw)
     except ValueError:

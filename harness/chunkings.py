@@ -4,9 +4,10 @@ The contract (DESIGN "invariants") holds for every token-aligned chunking: the w
 response, one token per chunk, every two-way split at a token boundary, random multi-token
 groupings (speculative decoding), and a Hypothesis search over boundary subsets. Token
 boundaries come from a *boundary source*: a real tokenizer family of the dialect, or — where
-none is faithful — the tag-aligned model of ``toolconform.strategies.chunking``. Arbitrary
-character splits form a separate robustness tier: seed 000 lets parsers assume that
-protocol tags arrive at token boundaries.
+none is faithful — the tag-aligned model of ``toolconform.strategies.chunking`` (where the
+cut primitives and the random grouping live too). Arbitrary character splits form a
+separate robustness tier: seed 000 lets parsers assume that protocol tags arrive at token
+boundaries.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from itertools import chain, pairwise
 from typing import NamedTuple
 
 from ..reference import get_dialect
-from ..strategies.chunking import tag_aligned_boundaries
+from ..strategies.chunking import group_sizes, tag_aligned_boundaries
 
 TOKEN_TIER = "token"
 ROBUSTNESS_TIER = "robustness"
@@ -284,13 +285,7 @@ def token_chunkings(
         yield replace(every, family=f"{ending}:{label}", ending=ending)
     rng = random.Random(seed)
     for _ in range(budget.random_groupings):
-        groups = []
-        remaining = len(pieces)
-        while remaining:
-            size = min(remaining, rng.randint(1, 4))
-            groups.append(size)
-            remaining -= size
-        yield merge(pieces, f"groups:{label}", groups, source)
+        yield merge(pieces, f"groups:{label}", group_sizes(len(pieces), rng), source)
 
 
 #: Outputs up to this many characters get every two-way character split, in any mode.

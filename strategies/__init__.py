@@ -33,6 +33,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .chunking import (
+    byte_splits,
+    char_splits,
+    engine_chunkings,
+    groupings,
+    k_token_groups,
+    merge,
+    random_groups,
+    two_way,
+)
 from .malformations import (
     deleted_markers,
     drift_shells,
@@ -46,16 +56,6 @@ from .renderers import Renderer, get_renderer, render, renderer_names
 from .renderers import register as register_renderer
 from .responses import Call, ExpectedResult, Response, responses, tool_calls
 from .round_trips import RoundTrip, as_result, round_trips, stream_parse
-from .splits import (
-    byte_splits,
-    char_splits,
-    engine_chunkings,
-    groupings,
-    k_token_groups,
-    merge,
-    random_groups,
-    two_way,
-)
 from .values import arguments, identifiers, json_schemas, parameter_schemas, texts, tools
 
 _NEEDS_TOKENIZERS = {"token_pieces", "skip_special_tokens_for"}

@@ -1,18 +1,29 @@
-"""Chunkings: where a model output may be cut into engine chunks, and the cuts themselves.
+"""Chunkings: where a model output may be cut into engine chunks, the cuts themselves, and
+Hypothesis strategies over them.
 
 A *chunking* is a list of strings whose concatenation is the output. A serving engine cuts at
-token boundaries; inside a protocol tag that means only after one of the tag's declared
-proper prefixes (an atomic tag is never cut). Between tags any character boundary is taken
-as a possible token boundary here. Real tokenizers (``toolconform.strategies.tokenizers``)
-refine this with the true boundaries of each family; this module is the tokenizer-free
-model, used where no faithful tokenizer exists and for the arbitrary-split robustness tier.
+token boundaries: *pieces* are the per-token text deltas it streams
+(``tokenizers.token_chunks``, empty ones included), and a chunking merges consecutive pieces —
+one token per chunk, all of them at once, or groups of several tokens as speculative decoding
+and multi-token steps deliver them. Where no faithful tokenizer exists, the tag-aligned
+model stands in: inside a protocol tag only after one of the tag's declared proper prefixes
+(an atomic tag is never cut), any character boundary between tags. Character and byte
+splits go further than any tokenizer and belong to the robustness tier (seed 000 lets
+parsers assume token-aligned tags).
+
+This is the one home of these primitives: ``harness.chunkings`` builds certify's runs (with
+token ids, tiers and budgets) from them, and the strategies below are thin wrappers.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 
 def tag_aligned_boundaries(text: str, protocol_tags: Mapping[str, Sequence[str]]) -> list[int]:
@@ -46,40 +57,6 @@ def cut(text: str, boundaries: Sequence[int]) -> list[str]:
     return chunks
 
 
-def whole(text: str) -> list[str]:
-    """The whole output as one chunk."""
-    return [text]
-
-
-def each_piece(text: str, boundaries: Sequence[int]) -> list[str]:
-    """One chunk per piece between consecutive boundaries (one token per chunk)."""
-    return cut(text, boundaries)
-
-
-def two_way_splits(text: str, boundaries: Sequence[int]) -> Iterator[list[str]]:
-    """Every split of ``text`` into two chunks at a boundary, in order."""
-    for boundary in boundaries:
-        yield [text[:boundary], text[boundary:]]
-
-
-def random_groupings(
-    pieces: Sequence[str], *, seed: int, count: int, max_group: int = 4
-) -> Iterator[list[str]]:
-    """Seeded random groupings of consecutive pieces into chunks of 1 … ``max_group`` pieces.
-
-    Models multi-token engine steps (speculative decoding, MTP): the same pieces, merged.
-    """
-    rng = random.Random(seed)
-    for _ in range(count):
-        chunks: list[str] = []
-        i = 0
-        while i < len(pieces):
-            size = rng.randint(1, max_group)
-            chunks.append("".join(pieces[i : i + size]))
-            i += size
-        yield chunks
-
-
 def fixed_size(text: str, size: int, boundaries: Sequence[int] | None = None) -> list[str]:
     """Chunks of about ``size`` characters, cut only at allowed boundaries when given.
 
@@ -97,3 +74,99 @@ def fixed_size(text: str, size: int, boundaries: Sequence[int] | None = None) ->
             cuts.append(boundary)
             last = boundary
     return cut(text, cuts)
+
+
+def merge(pieces: Sequence[str], cuts: Sequence[int]) -> list[str]:
+    """Join ``pieces`` into chunks, cutting before each piece index in ``cuts`` (increasing)."""
+    bounds = [0, *cuts, len(pieces)]
+    return ["".join(pieces[a:b]) for a, b in itertools.pairwise(bounds)]
+
+
+def two_way(pieces: Sequence[str]) -> Iterator[list[str]]:
+    """Every split into two chunks at a token boundary, in order (deterministic, for CI)."""
+    for cut in range(1, len(pieces)):
+        yield merge(pieces, [cut])
+
+
+def k_token_groups(pieces: Sequence[str], k: int) -> list[str]:
+    """Chunks of ``k`` consecutive tokens (the last may be shorter)."""
+    if k < 1:
+        raise InvalidArgument(f"k={k} must be at least 1")
+    return merge(pieces, range(k, len(pieces), k))
+
+
+def group_sizes(count: int, rng: random.Random, max_group: int = 4) -> list[int]:
+    """How many of ``count`` consecutive pieces each chunk of a random grouping holds: sizes
+    of 1 … ``max_group`` drawn from ``rng`` (the last one cut to what is left). The one
+    drawing of every random grouping — certify's ``groups`` family, the round trips' —, so a
+    seed names the same grouping everywhere."""
+    sizes: list[int] = []
+    while count > 0:
+        size = min(count, rng.randint(1, max_group))
+        sizes.append(size)
+        count -= size
+    return sizes
+
+
+def random_groups(pieces: Sequence[str], *, seed: int, max_group: int = 4) -> list[str]:
+    """Seeded random groups of 1 … ``max_group`` consecutive tokens (speculative decoding,
+    multi-token steps: the same pieces, merged)."""
+    if max_group < 1:
+        raise InvalidArgument(f"max_group={max_group} must be at least 1")
+    sizes = group_sizes(len(pieces), random.Random(seed), max_group)
+    return merge(pieces, list(itertools.accumulate(sizes[:-1])))
+
+
+def engine_chunkings(
+    pieces: Sequence[str], *, seed: int = 0, random_count: int = 4
+) -> Iterator[tuple[str, list[str]]]:
+    """The deterministic chunkings every round trip runs, each with a label.
+
+    Whole; one token per chunk; every two-way split; ``random_count`` seeded random
+    groupings of 2 … 4 tokens.
+    """
+    yield "whole", ["".join(pieces)]
+    yield "one token per chunk", list(pieces)
+    for cut in range(1, len(pieces)):
+        yield f"two-way split at token {cut}", merge(pieces, [cut])
+    for k in range(random_count):
+        yield f"random groups (seed {seed + k})", random_groups(pieces, seed=seed + k)
+
+
+def groupings(pieces: Sequence[str]) -> st.SearchStrategy[list[str]]:
+    """Chunkings of ``pieces`` at any subset of token boundaries.
+
+    Shrinks toward fewer cuts, i.e. toward the whole text in one chunk, so a failure is
+    reported with the fewest chunks that still show it. ``groupings(['<a>', 'b', 'c'])``
+    → ``['<a>b', 'c']``.
+    """
+    pieces = list(pieces)
+    if len(pieces) < 2:
+        return st.just(["".join(pieces)])
+    return st.lists(
+        st.integers(min_value=1, max_value=len(pieces) - 1), unique=True, max_size=len(pieces) - 1
+    ).map(lambda cuts: merge(pieces, sorted(cuts)))
+
+
+def char_splits(text: str) -> st.SearchStrategy[list[str]]:
+    """``text`` cut at any character boundaries (tags may be cut anywhere)."""
+    if len(text) < 2:
+        return st.just([text])
+    return st.lists(
+        st.integers(min_value=1, max_value=len(text) - 1), unique=True, max_size=len(text) - 1
+    ).map(lambda cuts: merge(list(text), sorted(cuts)))
+
+
+def byte_splits(text: str) -> st.SearchStrategy[list[bytes]]:
+    """``text`` as UTF-8 cut at any byte boundaries, even inside a character (byte adapters)."""
+    data = text.encode("utf-8")
+    if len(data) < 2:
+        return st.just([data])
+
+    def cut(cuts: list[int]) -> list[bytes]:
+        bounds = [0, *sorted(cuts), len(data)]
+        return [data[a:b] for a, b in itertools.pairwise(bounds)]
+
+    return st.lists(
+        st.integers(min_value=1, max_value=len(data) - 1), unique=True, max_size=len(data) - 1
+    ).map(cut)

@@ -13,13 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolconform.reference import DeltaMessage, FinalResult, Request, get_dialect
-from toolconform.strategies.chunking import (
-    each_piece,
-    random_groupings,
-    tag_aligned_boundaries,
-    two_way_splits,
-    whole,
-)
+from toolconform.strategies.chunking import cut, engine_chunkings, tag_aligned_boundaries
 
 
 @dataclass
@@ -45,12 +39,9 @@ def stream(
 
 def chunkings(dialect: str, text: str) -> Iterable[list[str]]:
     """Whole, one piece per chunk, every two-way split, and seeded random groupings."""
-    boundaries = tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags())
-    pieces = each_piece(text, boundaries)
-    yield whole(text)
-    yield pieces
-    yield from two_way_splits(text, boundaries)
-    yield from random_groupings(pieces, seed=len(text), count=8)
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    for _, chunks in engine_chunkings(pieces, seed=len(text), random_count=8):
+        yield chunks
 
 
 def as_expected(result: FinalResult) -> Expected:

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from toolconform.reference import DeltaToolCall, Request, get_dialect
-from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 
 from ..support import Expected, check, stream, tools
 
@@ -41,7 +41,7 @@ def block(dialect: str, *calls: Call) -> str:
 
 
 def tool_fragments(dialect: str, text: str, request: Request | None = None) -> list[DeltaToolCall]:
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
     return [f for m in stream(dialect, pieces, request) for f in m.tool_calls or ()]
 
 
@@ -347,7 +347,7 @@ def test_long_string_value_streams_with_bounded_hold_back(dialect: str) -> None:
     value = "line </p> <b> x\n" * 200
     text = block(dialect, ("f", [("body", value, True)]))
     protocol_tags = get_dialect(dialect).protocol_tags()
-    pieces = each_piece(text, tag_aligned_boundaries(text, protocol_tags))
+    pieces = cut(text, tag_aligned_boundaries(text, protocol_tags))
     longest = max(len(prefix) for prefixes in protocol_tags.values() for prefix in prefixes)
     parser = get_dialect(dialect).new_parser()
     value_start = text.index(value)

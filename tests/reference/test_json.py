@@ -13,7 +13,7 @@ import pytest
 
 from toolconform.reference import Request, get_dialect
 from toolconform.reference.tool_parser import ToolParser
-from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 
 from ..support import Expected, check, stream, tools
 
@@ -68,7 +68,7 @@ def test_name_before_and_after_arguments(dialect: str, name_first: bool) -> None
 @pytest.mark.parametrize("dialect", JSON_DIALECTS)
 def test_identity_first_when_arguments_precede_the_name(dialect: str) -> None:
     text = block(dialect, "search", '{"q": "x"}', name_first=False)
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
     messages = stream(dialect, pieces, no_reasoning_request(dialect))
     fragments = [f for m in messages for f in m.tool_calls or ()]
     assert fragments[0].name == "search" and fragments[0].id and fragments[0].type == "function"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from toolconform.reference import Request, get_dialect
-from toolconform.strategies.chunking import each_piece, fixed_size, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, fixed_size, tag_aligned_boundaries
 
 from ..support import Expected, check, stream, tools
 
@@ -78,7 +78,7 @@ def test_array_name_before_and_after_arguments(name_first: bool) -> None:
 
 def test_array_identity_first_when_arguments_precede_the_name() -> None:
     text = listed(envelope("search", '{"q": "x"}', name_first=False))
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect("mistral").protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect("mistral").protocol_tags()))
     fragments = [f for m in stream("mistral", pieces) for f in m.tool_calls or ()]
     assert fragments[0].name == "search" and fragments[0].id and fragments[0].type == "function"
     assert all(f.name is None and f.id is None for f in fragments[1:])
@@ -145,7 +145,7 @@ def test_compact_call_id_is_kept() -> None:
 
 def test_compact_identity_first() -> None:
     text = compact("search", '{"q": "x"}', "abcDEF123")
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect("mistral").protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect("mistral").protocol_tags()))
     fragments = [f for m in stream("mistral", pieces) for f in m.tool_calls or ()]
     assert (fragments[0].id, fragments[0].name, fragments[0].arguments) == (
         "abcDEF123",
@@ -206,8 +206,8 @@ def test_tool_choice_none_leaves_markup_as_content() -> None:
 
 
 def test_args_marker_cut_at_its_declared_prefixes() -> None:
-    for cut in ("[", "[AR", "[ARGS"):
-        chunks = ["[TOOL_CALLS]get_weather" + cut, "[ARGS]"[len(cut) :] + '{"a": 1}']
+    for prefix in ("[", "[AR", "[ARGS"):
+        chunks = ["[TOOL_CALLS]get_weather" + prefix, "[ARGS]"[len(prefix) :] + '{"a": 1}']
         fragments = [f for m in stream("mistral", chunks) for f in m.tool_calls or ()]
         assert fragments[0].name == "get_weather"
         assert "".join(f.arguments or "" for f in fragments) == '{"a": 1}'

@@ -14,7 +14,7 @@ import pytest
 
 from toolconform.reference import Request, get_dialect
 from toolconform.reference.section_tool_parser import SectionToolParser
-from toolconform.strategies.chunking import each_piece, fixed_size, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, fixed_size, tag_aligned_boundaries
 
 from ..support import Expected, check, stream, tools
 
@@ -87,7 +87,7 @@ def test_several_sections_in_one_chunk(dialect: str, separator: str) -> None:
 @pytest.mark.parametrize("dialect", SECTION_DIALECTS)
 def test_the_first_fragment_carries_the_identity(dialect: str) -> None:
     text = section(dialect, call(dialect, "search", '{"q": "x"}', 3))
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
     messages = stream(dialect, pieces, plain(dialect))
     fragments = [f for m in messages for f in m.tool_calls or ()]
     first = fragments[0]
@@ -361,9 +361,9 @@ def test_kimi_missing_think_close_keeps_reasoning() -> None:
 def test_deepseek_v3_fence_may_be_cut_after_its_declared_prefixes() -> None:
     tp = parts("deepseek_v3")
     head = f"{tp.open_tag}{tp.call_open}function{tp.call_separator}f\n"
-    for cut in ("`", "```", "```json"):
-        rest = "```json\n"[len(cut) :]
-        chunks = [head + cut, rest + '{"a": 1}', f"\n```{tp.call_close}{tp.close_tag}"]
+    for prefix in ("`", "```", "```json"):
+        rest = "```json\n"[len(prefix) :]
+        chunks = [head + prefix, rest + '{"a": 1}', f"\n```{tp.call_close}{tp.close_tag}"]
         messages = stream("deepseek_v3", chunks)
         fragments = [f for m in messages for f in m.tool_calls or ()]
         assert fragments[0].name == "f"

@@ -15,7 +15,7 @@ import pytest
 
 from toolconform.reference import DeltaToolCall, Request, get_dialect
 from toolconform.reference.dialects.minimax_m3 import MAX_DEPTH
-from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 
 from ..support import LINEAR_RATIO, Expected, check, cpu_ratio_of, stream, tools
 
@@ -128,7 +128,7 @@ def typed_tools(name: str, properties: dict[str, object]) -> list[dict[str, obje
 
 def tool_fragments(dialect: str, text: str, request: Request) -> list[DeltaToolCall]:
     """The tool-call fragments streamed for ``text``, one allowed piece per chunk."""
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
     return [f for m in stream(dialect, pieces, request) for f in m.tool_calls or ()]
 
 
@@ -641,7 +641,7 @@ def test_long_string_value_streams_with_bounded_hold_back(dialect: str) -> None:
     layout = LAYOUTS[dialect]
     value = "line </p> <b> x\n" * 200
     text = layout.plain_prefix + layout.block(("f", [("body", value)]))
-    pieces = each_piece(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
+    pieces = cut(text, tag_aligned_boundaries(text, get_dialect(dialect).protocol_tags()))
     parser = get_dialect(dialect).new_parser(layout.request())
     prefixes = [
         p for tag_prefixes in get_dialect(dialect).protocol_tags().values() for p in tag_prefixes

@@ -23,7 +23,7 @@ from toolconform.strategies import (
     round_trips,
     stream_parse,
 )
-from toolconform.strategies.chunking import each_piece, tag_aligned_boundaries
+from toolconform.strategies.chunking import cut, tag_aligned_boundaries
 
 #: A share of the profile's examples per case: there are many dialect × family cases.
 EXAMPLES = max(10, settings.default.max_examples // 2)
@@ -95,7 +95,7 @@ def test_round_trip_at_tag_aligned_boundaries(dialect: str) -> None:
     @settings(max_examples=EXAMPLES, deadline=None)
     @given(round_trips(dialect), st.data())
     def round_trip(case, data) -> None:
-        pieces = each_piece(case.text, tag_aligned_boundaries(case.text, tags))
+        pieces = cut(case.text, tag_aligned_boundaries(case.text, tags))
         drawn = data.draw(groupings(pieces), label="grouping")
         check_chunkings(case, pieces, drawn, exhaustive=False)
 

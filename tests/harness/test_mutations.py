@@ -113,6 +113,41 @@ MUTANTS = [
         "qwen3_coder",
     ),
     Mutant(
+        "json-escape-skips-one",
+        "json_scanner.py",
+        "i = backslash + 2",
+        "i = backslash + 1",
+        "qwen25",
+    ),
+    Mutant(
+        "json-terminator-prefix-not-held",
+        "json_scanner.py",
+        "return -1 if terminator.startswith(text[i:n]) else 0",
+        "return 0",
+        "hunyuan_a13b",  # a close tag that a token boundary may cut (qwen25's is one token)
+    ),
+    Mutant(
+        "close-tag-tail-dropped",
+        "tool_parser.py",
+        "return stable_prefix_end(text, self.close_prefixes, consumed)",
+        "return len(text)",
+        "hunyuan_a13b",
+    ),
+    Mutant(
+        "reasoning-close-prefix-not-held",
+        "response_parser.py",
+        "len(pending) if final else stable_prefix_end(pending, self._reasoning_prefixes, pos)",
+        "len(pending)",
+        "olmo3",  # a multi-token </think> (Qwen3's is one token: no boundary inside it)
+    ),
+    Mutant(
+        "dsml-non-json-value-pasted",
+        "dsml_tool_parser.py",
+        "value = raw if _is_json(raw) else json.dumps(raw, ensure_ascii=False)",
+        "value = raw",
+        "deepseek_v32",
+    ),
+    Mutant(
         "pythonic-close-tag-after-layout-skipped",
         "pythonic_tool_parser.py",
         "continue  # the close tag may follow the layout: it is checked above",

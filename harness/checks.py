@@ -108,13 +108,43 @@ class CaseContext:
     whole: Run | None = None
     oracle: Callable[[Chunking], Run] | None = None
     allowed_names: frozenset[str] | None = None
+    #: Call index → (name, id) of the calls whose id the output itself writes (Kimi's
+    #: ``functions.NAME:IDX``, Mistral's ``[CALL_ID]``), as the reference reads them.
+    written_ids: dict[int, tuple[str | None, str]] = field(default_factory=dict)
 
     @classmethod
     def build(
-        cls, case: Case, dialect: Dialect, expectations: Sequence[Expectation]
+        cls,
+        case: Case,
+        dialect: Dialect,
+        expectations: Sequence[Expectation],
+        *,
+        text: str | None = None,
     ) -> CaseContext:
-        allowed = Request.from_openai(case.request).allowed_tool_names()
-        return cls(case, dialect, tuple(expectations), allowed_names=allowed)
+        """The context of ``case`` run on ``text`` (its output unless given: a pathological
+        case's output at one size)."""
+        request = Request.from_openai(case.request)
+        return cls(
+            case,
+            dialect,
+            tuple(expectations),
+            allowed_names=request.allowed_tool_names(),
+            written_ids=written_ids(dialect, request, case.output if text is None else text),
+        )
+
+
+def written_ids(dialect: Dialect, request: Request, text: str) -> dict[int, tuple[str | None, str]]:
+    """The calls of ``text`` whose id the output writes: the reference's complete parse
+    (one parse per case), keeping the ids it read from the text rather than made up."""
+    try:
+        parsed = dialect.new_parser(request).parse_complete(text)
+    except Exception:  # the reference's own failure is corpus validation's to report
+        return {}
+    return {
+        call.index: (call.name, call.id)
+        for call in parsed.calls
+        if call.id and call.id != f"call_{call.index}" and call.id in text
+    }
 
 
 class Judged:
@@ -319,6 +349,13 @@ CATALOGUE: tuple[Check, ...] = (
           "to its call by id); an id the output itself writes (Kimi's functions.NAME:IDX, "
           "Mistral's [CALL_ID]) may repeat as often as the output repeats it.",
           verdict=lambda judged: _unique_ids(judged.result, judged.run.chunking.chunks)),
+    Check("calls.written-id", SHOULD, "the output's own ids kept", "000 调用身份先行",
+          "Where the output writes a call's id (Kimi's functions.NAME:IDX, Mistral's "
+          "[CALL_ID]), the call carries that id: the client answers the call under it, and "
+          "the model's template writes the tool's result back under it (LMDeploy, the seed's "
+          "implementation, passes the raw header on as the id).",
+          verdict=lambda judged: _written_ids(judged.result, judged.context.written_ids),
+          applies=lambda judged: bool(judged.context.written_ids)),
     Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
           "Call indices are 0, 1, 2 … in output order, after filtering.",
           verdict=lambda judged: _dense(judged.events)),
@@ -556,6 +593,21 @@ def _unique_ids(result: FinalResult, chunks: Sequence[str]) -> str | None:
             text = "".join(chunks)
         if text.count(call_id) < len(indices):
             return f"calls {indices[0]} and {indices[1]} share the id {call_id!r}"
+    return None
+
+
+def _written_ids(result: FinalResult, written: dict[int, tuple[str | None, str]]) -> str | None:
+    """Each call whose id the output writes carries it. A run whose calls are not the
+    reference's (other names, fewer) is judged by ``result.calls``, not here."""
+    calls = result.calls
+    if any(
+        index >= len(calls) or calls[index].name != name for index, (name, _) in written.items()
+    ):
+        return None
+    for index, (name, call_id) in sorted(written.items()):
+        got = calls[index].id
+        if got != call_id:
+            return f"call {index} ({name}) has the id {got!r}; the output writes {call_id!r}"
     return None
 
 

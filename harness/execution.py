@@ -578,7 +578,7 @@ class CaseExecutor:
         """Check the case under every chunking (plus ``extra``), or under ``only`` these
         after the whole response."""
         dialect = get_dialect(case.dialect)
-        context = CaseContext.build(case, dialect, expectations)
+        context = CaseContext.build(case, dialect, expectations, text=text)
         context.oracle = lambda chunking: feed_chunking(self._oracle, case, chunking)
         complete, problem = complete_result(self.adapter, case, text)
         found: dict[str, tuple[Run, str]] = {}

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from toolconform.harness.cases import Case, Expectation, ExpectedCall
 from toolconform.harness.checks import (
+    BY_ID,
     CaseContext,
+    Judged,
     Run,
     same_result,
     self_contained_verdicts,
@@ -69,6 +71,45 @@ def test_an_id_is_unique_unless_the_output_itself_repeats_it() -> None:
     assert message is not None and "'functions.f:0'" in message
     assert _unique_ids_verdict(twice, ("call_0", "call_0")) is not None
     assert _unique_ids_verdict(twice, ("functions.f:0", "functions.f:1")) is None
+
+
+def test_an_id_the_output_writes_is_the_calls_id() -> None:
+    """Kimi writes each call's id (``functions.NAME:IDX``): a parser that hands the client
+    another one (a made-up ``call_0``) breaks the tool result's way back; where the output
+    writes no id, any id will do, and a run with other calls is left to result.calls."""
+    section = "<|tool_calls_section_begin|>{}<|tool_calls_section_end|>"
+    call = "<|tool_call_begin|>functions.get_weather:{}<|tool_call_argument_begin|>{{}}<|tool_call_end|>"
+    output = section.format(call.format(0) + call.format(1))
+    case = Case("kimi_k2/valid/x", "kimi_k2", "valid", "must", "", output, {}, ())
+    context = CaseContext.build(case, get_dialect("kimi_k2"), ())
+    assert context.written_ids == {
+        0: ("get_weather", "functions.get_weather:0"),
+        1: ("get_weather", "functions.get_weather:1"),
+    }
+
+    def verdict(*calls: ToolCall) -> str | None:
+        run = Run(Chunking("whole", (output,)), [[]], result=FinalResult("", None, list(calls)))
+        check = BY_ID["calls.written-id"]
+        judged = Judged(run, context, {})
+        assert check.applies(judged) and check.verdict is not None
+        return check.verdict(judged)
+
+    kept = [ToolCall(i, f"functions.get_weather:{i}", "get_weather", "{}") for i in (0, 1)]
+    assert verdict(*kept) is None
+    made_up = verdict(kept[0], ToolCall(1, "call_1", "get_weather", "{}"))
+    assert made_up is not None and "'functions.get_weather:1'" in made_up
+    assert verdict(ToolCall(0, "call_0", "other", "{}")) is None  # result.calls' to judge
+    plain = Case(
+        "qwen25/valid/x",
+        "qwen25",
+        "valid",
+        "must",
+        "",
+        '<tool_call>\n{"name": "f"}\n</tool_call>',
+        {},
+        (),
+    )
+    assert CaseContext.build(plain, get_dialect("qwen25"), ()).written_ids == {}
 
 
 def _finish_verdict(

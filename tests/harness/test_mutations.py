@@ -148,6 +148,13 @@ MUTANTS = [
         "deepseek_v32",
     ),
     Mutant(
+        "kimi-written-id-dropped",
+        "dialects/kimi_k2.py",
+        "return name, header or None",
+        "return name, None",
+        "kimi_k2",  # killed by calls.written-id alone
+    ),
+    Mutant(
         "pythonic-close-tag-after-layout-skipped",
         "pythonic_tool_parser.py",
         "continue  # the close tag may follow the layout: it is checked above",

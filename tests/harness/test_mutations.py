@@ -322,6 +322,27 @@ MUTANTS = [
         "mistral",
     ),
     Mutant(
+        "minimax-stray-text-kept-waiting",
+        "dialects/minimax_m2.py",
+        "            return skip_stray_text(payload, pos, self.tag_lead), ARG_START",
+        "            return None",
+        "minimax_m2",
+    ),
+    Mutant(
+        "markup-single-quotes-kept",
+        "markup.py",
+        'text[0] in "\\"\'"',
+        "text[0] in '\"'",
+        "minimax_m2",
+    ),
+    Mutant(
+        "markup-unquote-no-strip",
+        "markup.py",
+        "    text = text.strip()\n    if len(text) >= 2",
+        "    if len(text) >= 2",
+        "minimax_m2",
+    ),
+    Mutant(
         "pythonic-close-tag-after-layout-skipped",
         "pythonic_tool_parser.py",
         "continue  # the close tag may follow the layout: it is checked above",

@@ -10,7 +10,7 @@ Plants that no certify can kill are left out, with why: a tag that is one token 
 dialect's tokenizer has no boundary inside it (a prefix-holding plant is planted where the
 tag is several tokens); an empty name is dropped either way; and a choice a case calls
 implementation-defined (``impl``: the first of two ``name`` fields, Llama 3's ``arguments``
-alias, a missing colon in an envelope) is informative, never gating.
+alias, a missing colon in an envelope, 1e400 for a number) is informative, never gating.
 """
 
 from __future__ import annotations
@@ -341,6 +341,55 @@ MUTANTS = [
         "    text = text.strip()\n    if len(text) >= 2",
         "    if len(text) >= 2",
         "minimax_m2",
+    ),
+    Mutant(
+        "schema-nullable-ignored",
+        "schema_values.py",
+        '    if schema.get("nullable") is True and types:\n        types.add("null")',
+        '    if False:\n        types.add("null")',
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-anyof-ignored",
+        "schema_values.py",
+        '    for key in ("anyOf", "oneOf"):',
+        "    for key in ():",
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-enum-ignored",
+        "schema_values.py",
+        "        types.update(json_type(literal) for literal in literals)",
+        "        pass",
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-items-ignored",
+        "schema_values.py",
+        '        if "items" in schema:\n            types.add("array")',
+        '        if False:\n            types.add("array")',
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-python-bools-not-read",
+        "schema_values.py",
+        '    if "boolean" in types and lowered in ("true", "false"):',
+        "    if False:",
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-integral-float-not-an-integer",
+        "schema_values.py",
+        'return "number" in types or ("integer" in types and value.is_integer())',
+        'return "number" in types',
+        "qwen3_coder",
+    ),
+    Mutant(
+        "schema-type-aliases-ignored",
+        "schema_values.py",
+        "    if name in _TYPE_ALIASES:\n        return _TYPE_ALIASES[name]",
+        "    if False:\n        return _TYPE_ALIASES[name]",
+        "qwen3_coder",
     ),
     Mutant(
         "pythonic-close-tag-after-layout-skipped",

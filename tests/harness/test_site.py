@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from toolconform.harness.bench.report_markdown import headline, headline_exponents
 from toolconform.harness.cli import main
+from toolconform.harness.scaling import SUPER_LINEAR
 from toolconform.harness.site import find_reports, render_index, version_key
 
 from ..report_samples import certification_report, renamed
@@ -79,9 +81,20 @@ def test_an_engines_history_across_versions(published: Path, tmp_path: Path) -> 
 
 
 def test_throughput_reports_show_their_headline(published: Path, tmp_path: Path) -> None:
+    """Each cell is the report's headline figure and its exponent, marked ⚠ where the
+    exponent is super-linear and only there (read from the published bench.json, so that a
+    regenerated report keeps the test meaningful)."""
     page = render_index(find_reports([published]), tmp_path / "site")
     section = page[page.index("id='throughput'") :]
-    assert "1171.00 (×4628) · 1.87 ⚠" in section  # SGLang on deepseek_v32
+    data = json.loads(BENCH.read_text(encoding="utf-8"))
+    _, _, cells = headline(data)
+    exponents = headline_exponents(data)
+    slow = max(exponents, key=exponents.get)  # the most super-linear parser and dialect
+    assert exponents[slow] > SUPER_LINEAR and cells[slow] != "mismatch"
+    assert f"{cells[slow]} · {exponents[slow]:.2f} ⚠" in section
+    linear = ("reference", slow[1])
+    assert exponents[linear] <= SUPER_LINEAR
+    assert f"{cells[linear]} · {exponents[linear]:.2f}</td>" in section
     assert "<code>reference</code>" in section and "<code>noop</code>" in section
 
 

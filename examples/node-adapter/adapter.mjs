@@ -102,6 +102,8 @@ class HermesSession {
     this.inBlock = false;
     this.deciding = false;
     this.afterBlock = false;
+    // Newlines after a block, dropped before an open tag: content again if the tag is prose.
+    this.separators = "";
     this.nextIndex = 0;
   }
 
@@ -134,8 +136,9 @@ class HermesSession {
           this.inString = false;
           this.escape = false;
         } else {
-          out.push({ content: OPEN });
+          out.push({ content: this.separators + OPEN });
         }
+        this.separators = "";
         continue;
       }
       if (this.inBlock) {
@@ -152,8 +155,10 @@ class HermesSession {
       if (this.afterBlock) {
         // Newlines between two blocks are dropped only if another block really follows.
         const rest = this.buffer.replace(/^[\r\n]+/, "");
-        if (rest.startsWith(OPEN)) this.buffer = rest;
-        else if (rest === "" && !final) break;
+        if (rest.startsWith(OPEN)) {
+          this.separators = this.buffer.slice(0, this.buffer.length - rest.length);
+          this.buffer = rest;
+        } else if (rest === "" && !final) break;
         this.afterBlock = false;
       }
       const start = this.toolsOff ? -1 : this.buffer.indexOf(OPEN);

@@ -354,7 +354,7 @@ CATALOGUE: tuple[Check, ...] = (
           "[CALL_ID]), the call carries that id: the client answers the call under it, and "
           "the model's template writes the tool's result back under it (LMDeploy, the seed's "
           "implementation, passes the raw header on as the id).",
-          verdict=lambda judged: _written_ids(judged.result, judged.context.written_ids),
+          verdict=lambda judged: _keeps_written_ids(judged.result, judged.context.written_ids),
           applies=lambda judged: bool(judged.context.written_ids)),
     Check("calls.dense-indices", MUST, "dense indices", "000 过滤与保留",
           "Call indices are 0, 1, 2 … in output order, after filtering.",
@@ -596,7 +596,9 @@ def _unique_ids(result: FinalResult, chunks: Sequence[str]) -> str | None:
     return None
 
 
-def _written_ids(result: FinalResult, written: dict[int, tuple[str | None, str]]) -> str | None:
+def _keeps_written_ids(
+    result: FinalResult, written: dict[int, tuple[str | None, str]]
+) -> str | None:
     """Each call whose id the output writes carries it. A run whose calls are not the
     reference's (other names, fewer) is judged by ``result.calls``, not here."""
     calls = result.calls

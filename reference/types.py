@@ -192,11 +192,12 @@ def build_tool_calls(fragments: Sequence[DeltaToolCall]) -> list[ToolCall]:
 class FinalResult:
     """The coalesced result of one response: what a non-streaming client receives.
 
-    The one result type of the project: the reference's complete parse, the coalesced
-    events of any adapter's run (``harness.events.coalesce``) and what a workload or a
-    generated case expects are all this. ``reasoning`` is ``None`` when the response had no
-    reasoning channel at all (``""``: it had one, empty); ``finish_reason`` is set where the
-    producer reports one (an adapter that models the serving layer).
+    The one result type of the project: the reference's complete and streamed parses and
+    the coalesced events of any adapter's run (``harness.events.coalesce``) are all this, so
+    a workload's verification and a generated case's expectation start from it.
+    ``reasoning`` is ``None`` when the response had no reasoning channel at all (``""``: it
+    had one, empty); ``finish_reason`` is set where the producer reports one (an adapter
+    that models the serving layer).
     """
 
     content: str = ""

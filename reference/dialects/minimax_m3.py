@@ -283,7 +283,7 @@ def _parse(body: str) -> _Element:
             piece.startswith("<")
             and not piece.startswith("</")
             and end > 1
-            and (len(stack) <= MAX_DEPTH)
+            and len(stack) <= MAX_DEPTH
         ):
             child = _Element(piece[1:end].strip(), [piece[end + 1 :]])
             stack[-1].children.append(child)

@@ -11,6 +11,7 @@ import pytest
 
 from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import reference_result, verify
+from toolconform.harness.bench.results import headline_chunking
 from toolconform.harness.bench.workloads import chunkings, long_string
 from toolconform.strategies import renderer_names
 
@@ -22,7 +23,7 @@ DIALECTS = renderer_names()
 def test_long_string_one_token_per_chunk(benchmark, dialect: str, spec: str) -> None:
     workload = long_string(dialect, 8_000)
     options = {c.family: c for c in chunkings(workload)}
-    chunking = next((c for f, c in options.items() if f.startswith("tokens:")), options["chars:4"])
+    chunking = options[headline_chunking(options)]
     adapter = load_in_process(spec)
     if spec != "noop":
         assert verify(adapter, workload, chunking, reference_result(workload)) is None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from itertools import chain, pairwise
 from typing import NamedTuple
 
@@ -23,6 +24,62 @@ from ..strategies.chunking import group_sizes, tag_aligned_boundaries
 
 TOKEN_TIER = "token"
 ROBUSTNESS_TIER = "robustness"
+
+
+class Family(StrEnum):
+    """The kinds of chunking: one spelling in code, on the command line (``certify``'s
+    families, ``parse --chunking``, ``bench``), in reports and in docs. A chunking's label
+    is its family, then a colon and what cut it (``pieces:qwen3``, ``two-way:chars``,
+    ``aligned:4``); ``whole`` has no suffix."""
+
+    #: The whole output in one chunk.
+    WHOLE = "whole"
+    #: The whole output, or one token per chunk, the last chunk given to finish.
+    WITH_LAST_CHUNK = "with-last-chunk"
+    #: The same, cut at ``max_tokens``: finish says ``length``.
+    LENGTH = "length"
+    #: Every two-way split at a token boundary (or, in the robustness tier, any character).
+    TWO_WAY = "two-way"
+    #: One token per chunk (``pieces×4``: four tokens per chunk, in the throughput report).
+    PIECES = "pieces"
+    #: Random groupings of one to four tokens (speculative decoding).
+    GROUPS = "groups"
+    #: Hypothesis's search over subsets of token boundaries.
+    SEARCH = "search"
+    #: The robustness tier: N characters per chunk, tags cut anywhere.
+    CHARS = "chars"
+    #: About N characters per chunk, tags cut only where a tokenizer may cut them.
+    ALIGNED = "aligned"
+    #: The ~4-character chunks of a pathological case's timed runs.
+    TIMING = "timing"
+    #: A failure of the case as a whole (its worker killed at the case's limit, or dead).
+    CASE = "case"
+    #: A fuzzer's input, cut as the fuzzer chose.
+    FUZZ = "fuzz"
+
+
+#: The families of the token tier, in the order a case runs them (the pytest plugin's
+#: tests per case; ``chars`` is the robustness tier's).
+TOKEN_FAMILIES = (
+    Family.WHOLE,
+    Family.WITH_LAST_CHUNK,
+    Family.LENGTH,
+    Family.TWO_WAY,
+    Family.PIECES,
+    Family.GROUPS,
+    Family.SEARCH,
+)
+
+
+def family_of(label: str) -> Family:
+    """The family of a chunking's label (``pieces:qwen3`` → ``Family.PIECES``)."""
+    return Family(label.split(":")[0].split("×")[0])
+
+
+def labelled(family: Family, suffix: object) -> str:
+    """A chunking's label: its family and what cut it (``labelled(Family.PIECES, "qwen3")``)."""
+    return f"{family}:{suffix}"
+
 
 #: How a stream ends. ``step``: after the last chunk, a separate step with no text
 #: (``finish()``). ``with-last-chunk``: the last chunk comes with the end of the stream
@@ -267,25 +324,25 @@ def token_chunkings(
     close to minimal.
     """
     label = source.name
-    whole = merge(pieces, "whole", [len(pieces)], source)
+    whole = merge(pieces, Family.WHOLE, [len(pieces)], source)
     yield whole
     text = whole.chunks[0]
     last_endings = [ending for ending in endings if ending != STEP] if text else []
     for ending in last_endings:
-        yield replace(whole, family=f"{ending}:{label}", ending=ending)
+        yield replace(whole, family=labelled(Family(ending), label), ending=ending)
     positions = list(range(1, len(pieces)))
     if budget.two_way is not None and len(positions) > budget.two_way:
         step = len(positions) / budget.two_way
         positions = sorted({positions[int(k * step)] for k in range(budget.two_way)})
     for cut in positions:
-        yield from_cut_positions(pieces, [cut], f"two-way:{label}", source)
-    every = merge(pieces, f"pieces:{label}", [1] * len(pieces), source)
+        yield from_cut_positions(pieces, [cut], labelled(Family.TWO_WAY, label), source)
+    every = merge(pieces, labelled(Family.PIECES, label), [1] * len(pieces), source)
     yield every
     for ending in last_endings if len(pieces) > 1 else ():
-        yield replace(every, family=f"{ending}:{label}", ending=ending)
+        yield replace(every, family=labelled(Family(ending), label), ending=ending)
     rng = random.Random(seed)
     for _ in range(budget.random_groupings):
-        yield merge(pieces, f"groups:{label}", group_sizes(len(pieces), rng), source)
+        yield merge(pieces, labelled(Family.GROUPS, label), group_sizes(len(pieces), rng), source)
 
 
 #: Outputs up to this many characters get every two-way character split, in any mode.
@@ -299,11 +356,13 @@ def char_chunkings(text: str, budget: Budget) -> Iterator[Chunking]:
     if not budget.char_splits and budget.char_splits is not None:
         return
     if len(text) > 1:
-        yield Chunking("chars:1", tuple(text), None, ROBUSTNESS_TIER)
+        yield Chunking(labelled(Family.CHARS, 1), tuple(text), None, ROBUSTNESS_TIER)
     positions = list(range(1, len(text)))
     short = len(text) <= SHORT_OUTPUT
     if budget.char_splits is not None and len(positions) > budget.char_splits and not short:
         step = len(positions) / budget.char_splits
         positions = sorted({positions[int(k * step)] for k in range(budget.char_splits)})
     for cut in positions:
-        yield Chunking("two-way:chars", (text[:cut], text[cut:]), None, ROBUSTNESS_TIER)
+        yield Chunking(
+            labelled(Family.TWO_WAY, Family.CHARS), (text[:cut], text[cut:]), None, ROBUSTNESS_TIER
+        )

@@ -61,10 +61,13 @@ from .chunkings import (
     Budget,
     Chunking,
     ChunkingModel,
+    Family,
     Piece,
     char_chunkings,
     chunking_model,
+    family_of,
     from_cut_positions,
+    labelled,
     token_chunkings,
 )
 from .events import (
@@ -508,7 +511,7 @@ class CaseExecutor:
         mode: str = "quick",
         feed_timeout: float | None = 10.0,
         robustness: bool = True,
-        families: frozenset[str] | None = None,
+        families: frozenset[Family] | None = None,
         chunking_models: Iterable[ChunkingModel] = (),
         on_progress: Callable[[CaseResult], None] | None = None,
         reseed: bool = False,
@@ -527,10 +530,9 @@ class CaseExecutor:
         self.chunking_models = {model.dialect: model for model in chunking_models}
         self.mode = mode
         self.feed_timeout = feed_timeout
-        #: Chunking families to run (``whole``, ``two-way``, ``pieces``, ``groups``,
-        #: ``search``, ``chars``); ``None`` runs them all.
+        #: Chunking families to run; ``None`` runs them all.
         self.families = families
-        self.robustness = robustness and (families is None or "chars" in families)
+        self.robustness = robustness and (families is None or Family.CHARS in families)
         self._oracle = Adapter.from_factory("reference", reference_factory)
 
     def close(self) -> None:
@@ -609,7 +611,7 @@ class CaseExecutor:
         halves: list[Run] = []
         if only is not None:
             whole = feed_chunking(
-                self.adapter, case, Chunking("whole", (text,)), feed_timeout=self.feed_timeout
+                self.adapter, case, Chunking(Family.WHOLE, (text,)), feed_timeout=self.feed_timeout
             )
             context.whole = whole
             for run in (
@@ -629,17 +631,17 @@ class CaseExecutor:
                 pieces, source, self._budget(case), seed=seed, endings=self.adapter.endings
             )
             for chunking in chunkings:
-                whole = chunking.family == "whole"
+                whole = chunking.family == Family.WHOLE
                 if not (whole or self._selected(chunking.family)):
                     continue
                 run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
                 if whole:
                     context.whole = run  # the baseline of result.chunking-invariant
-                if source is first and chunking.family == "whole":
+                if source is first and whole:
                     compared.append(run)
-                elif source is first and chunking.family == f"two-way:{source.name}":
+                elif source is first and chunking.family == labelled(Family.TWO_WAY, source.name):
                     halves.append(run)
-                if whole and not self._selected("whole"):
+                if whole and not self._selected(Family.WHOLE):
                     continue
                 record(run)
                 # A parser that hung, crashed its program, flooded its output or ran out of
@@ -651,7 +653,7 @@ class CaseExecutor:
                 break
             for chunking in extra:
                 record(feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout))
-            if self._selected("search") and not any(BY_ID[c].level == MUST for c in found):
+            if self._selected(Family.SEARCH) and not any(BY_ID[c].level == MUST for c in found):
                 searched = self._search(case, pieces, source, evaluate)
                 if searched is not None:
                     record(searched)
@@ -663,7 +665,7 @@ class CaseExecutor:
             middle = halves[len(halves) // 2 : len(halves) // 2 + 1]
             self._check_seed(case, compared + middle, result)
         if problem and "run.contract" not in found:  # a streamed violation says more
-            broken = Run(Chunking("whole", (text,)), [], outcome=CONTRACT, error=problem)
+            broken = Run(Chunking(Family.WHOLE, (text,)), [], outcome=CONTRACT, error=problem)
             result.checks["run.contract"] = "fail"
             found["run.contract"] = (broken, problem)
         failed = {failure.check for failure in result.failures}
@@ -747,8 +749,8 @@ class CaseExecutor:
     def _budget(self, case: Case) -> Budget:
         return Budget.for_mode(self.mode, pathological=case.scaling is not None)
 
-    def _selected(self, family: str) -> bool:
-        return self.families is None or family.split(":")[0] in self.families
+    def _selected(self, label: str) -> bool:
+        return self.families is None or family_of(label) in self.families
 
     def _search(
         self,
@@ -763,8 +765,10 @@ class CaseExecutor:
             return None
         strategy = st.lists(st.integers(1, len(pieces) - 1), unique=True).map(sorted)
 
+        label = labelled(Family.SEARCH, source.name)
+
         def fails(cuts: list[int]) -> bool:
-            chunking = from_cut_positions(pieces, cuts, f"search:{source.name}", source)
+            chunking = from_cut_positions(pieces, cuts, label, source)
             run = feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
             return any(message for message in evaluate(run).values())
 
@@ -782,7 +786,7 @@ class CaseExecutor:
             )
         except NoSuchExample:
             return None
-        chunking = from_cut_positions(pieces, cuts, f"search:{source.name}", source)
+        chunking = from_cut_positions(pieces, cuts, label, source)
         return feed_chunking(self.adapter, case, chunking, feed_timeout=self.feed_timeout)
 
     def _shrink(
@@ -991,7 +995,7 @@ class CaseExecutor:
             if size >= 4:
                 cuts.append(index)
                 size = 0
-        return from_cut_positions(pieces, cuts, f"timing:{source.name}", source)
+        return from_cut_positions(pieces, cuts, labelled(Family.TIMING, source.name), source)
 
 
 def _chunks_as_pieces(chunking: Chunking) -> tuple[list[Piece], BoundarySource]:
@@ -1032,7 +1036,7 @@ def _record_run_failure(
 def _timing(description: str) -> Chunking:
     """The chunking of a failure judged from timed runs: described, not listed (thousands of
     ~4-character chunks)."""
-    return Chunking("timing", (description,))
+    return Chunking(Family.TIMING, (description,))
 
 
 class _PeakMemory:

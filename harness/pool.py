@@ -25,7 +25,7 @@ from .adapters import AdapterCrash
 from .adapters.subprocess import Launch
 from .cases import Case
 from .checks import CRASH, TIMEOUT, Outcome
-from .chunkings import Chunking, ChunkingModel
+from .chunkings import Chunking, ChunkingModel, Family
 from .execution import CaseExecutor, CaseResult
 from .processes import become_subreaper, kill_tree
 
@@ -292,6 +292,6 @@ def _lost(
     if any(failure.check == outcome.check for failure in result.failures):
         return result  # one failure per check and case: a stage's own timeout or crash
     result.fail(
-        case, outcome.check, message, Chunking("case", (case.output,)), status=outcome.status
+        case, outcome.check, message, Chunking(Family.CASE, (case.output,)), status=outcome.status
     )
     return result

@@ -23,8 +23,6 @@ from typing import Any
 
 import pytest
 
-FAMILIES = ("whole", "with-last-chunk", "length", "two-way", "pieces", "groups", "search")
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("toolconform", "toolconform conformance suite")
@@ -76,6 +74,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "toolconform_case" not in metafunc.fixturenames:
         return
     from .cases import builtin_corpus
+    from .chunkings import TOKEN_FAMILIES, Family
     from .suite import Selection, check_dialects, load_corpus
 
     config = metafunc.config
@@ -86,10 +85,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     )
     check_dialects(selection.dialects)
     selected = [case for case in cases if selection.matches(case)]
-    families = list(FAMILIES) + (["chars"] if _config(config, "robustness") else [])
+    families = [*TOKEN_FAMILIES, *([Family.CHARS] if _config(config, "robustness") else [])]
     params = []
     for case in selected:
-        for family in ["whole"] if case.scaling else families:
+        for family in [Family.WHOLE] if case.scaling else families:
             # Under pytest-xdist's --dist loadgroup a case's chunking families stay on one
             # worker: its tokenizer and its oracle are loaded once.
             params.append(
@@ -133,20 +132,20 @@ def check_case(
 ) -> None:
     """Run one case under one chunking family and turn the outcome into a test outcome."""
     node.user_properties.append((_DIALECT, case.dialect))
-    from .chunkings import LENGTH, WITH_LAST_CHUNK
+    from .chunkings import Family
     from .execution import ADAPTER, CaseExecutor
     from .expectations import fingerprint, fingerprint_kind
     from .suite import declared_skip
 
     if not adapter.supports(case.dialect):
         pytest.skip(f"the adapter does not support dialect {case.dialect!r}")
-    if family == WITH_LAST_CHUNK and WITH_LAST_CHUNK not in adapter.endings:
+    if family == Family.WITH_LAST_CHUNK and Family.WITH_LAST_CHUNK not in adapter.endings:
         # Run, it would pass having fed nothing: the family has no chunking for this adapter.
         pytest.skip(
             "the adapter takes no text with finish (declare factory.endings with "
             "'with-last-chunk' to be run with the last chunk given to finish)"
         )
-    if family == LENGTH and LENGTH not in adapter.endings:
+    if family == Family.LENGTH and Family.LENGTH not in adapter.endings:
         pytest.skip(
             "the adapter reports no finish reason (declare factory.endings with 'length' "
             "to be run cut at max_tokens, its reported finish_reason checked)"
@@ -158,7 +157,7 @@ def check_case(
         adapter,
         mode=_config(config, "mode"),
         feed_timeout=_config(config, "feed-timeout"),
-        families=frozenset({family}),
+        families=frozenset({Family(family)}),
     )
     result = executor.run(case)
     if result.skipped:
@@ -170,7 +169,7 @@ def check_case(
                 pytrace=False,
             )
         pytest.skip(result.skipped)
-    gating = [f for f in result.failures if f.level != "may" or family == "chars"]
+    gating = [f for f in result.failures if f.level != "may" or family == Family.CHARS]
     known, unexpected = [], []
     for failure in gating:
         entry = expectations.lookup(failure.case, failure.check)

@@ -20,6 +20,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..chunkings import Family
+from .results import headline_chunking
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -31,7 +34,7 @@ FIGURES = ("chunk-size", "scaling")
 
 def _chunk_size(chunking: str) -> int | None:
     kind, _, value = chunking.partition(":")
-    return int(value) if kind == "chars" and value.isdigit() else None
+    return int(value) if kind == Family.ALIGNED and value.isdigit() else None
 
 
 def size_label(value: float) -> str:
@@ -173,7 +176,7 @@ def _scaling_panel(
 ) -> None:
     ladder = [m for m in measurements if m["shape"] == "long-string"]
     chunkings = {m["chunking"] for m in ladder}
-    chosen = next((c for c in sorted(chunkings) if c.startswith("tokens:")), "chars:4")
+    chosen = headline_chunking(chunkings)
     lines: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for m in ladder:
         if m["chunking"] == chosen:

@@ -8,14 +8,9 @@ from typing import Any
 
 from ..html_page import page
 from ..scaling import SUPER_LINEAR
+from .results import headline_chunking
 
 FLOOR = "noop"
-
-
-def _headline_chunking(measurements: list[dict[str, Any]], dialect: str) -> str:
-    """One real token per chunk where the dialect has a faithful tokenizer, else 4 characters."""
-    names = {m["chunking"] for m in measurements if m["dialect"] == dialect}
-    return next((c for c in sorted(names) if c.startswith("tokens:")), "chars:4")
 
 
 def headline(data: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str, str], str]]:
@@ -29,7 +24,7 @@ def headline(data: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple[str
     }
     cells: dict[tuple[str, str], str] = {}
     for dialect in dialects:
-        chunking = _headline_chunking(measurements, dialect)
+        chunking = headline_chunking(m["chunking"] for m in measurements if m["dialect"] == dialect)
         sizes = [
             m["size"]
             for m in measurements
@@ -60,7 +55,9 @@ def headline_exponents(data: dict[str, Any]) -> dict[tuple[str, str], float]:
     """adapter × dialect: the exponent on the headline chunking."""
     out = {}
     for row in data["scaling"]:
-        if row["chunking"] == _headline_chunking(data["measurements"], row["dialect"]):
+        if row["chunking"] == headline_chunking(
+            m["chunking"] for m in data["measurements"] if m["dialect"] == row["dialect"]
+        ):
             out[(row["adapter"], row["dialect"])] = row["exponent"]
     return out
 

@@ -27,7 +27,7 @@ from ...reference import get_dialect
 from ...strategies import Call, Response, get_renderer, renderer_names
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ...strategies.renderers import CALLS, MULTIPLE_CALLS, REASONING
-from ..chunkings import Chunking, Piece, boundary_sources, from_cut_positions
+from ..chunkings import Chunking, Family, Piece, boundary_sources, from_cut_positions, labelled
 
 CHUNK_SIZES = (1, 4, 8, 16, 256)
 QUICK_LADDER = (1_000, 8_000, 64_000)
@@ -278,25 +278,30 @@ def workloads(dialect: str, *, full: bool) -> list[Workload]:
     return found
 
 
-def chars(workload: Workload, size: int) -> Chunking:
-    """About ``size`` characters per chunk, no protocol tag cut but where a tokenizer may."""
+def aligned(workload: Workload, size: int) -> Chunking:
+    """About ``size`` characters per chunk, no protocol tag cut but where a tokenizer may
+    (``parse --chunking aligned:N``)."""
     text = workload.text
     boundaries = tag_aligned_boundaries(text, get_dialect(workload.dialect).protocol_tags())
-    return Chunking(f"chars:{size}", tuple(fixed_size(text, size, boundaries)))
+    return Chunking(labelled(Family.ALIGNED, size), tuple(fixed_size(text, size, boundaries)))
 
 
 def chunkings(workload: Workload, *, sizes: tuple[int, ...] = CHUNK_SIZES) -> list[Chunking]:
     """Fixed character sizes with tags whole, one real token per chunk, k-token groups."""
     text = workload.text
-    out = [chars(workload, size) for size in sizes]
+    out = [aligned(workload, size) for size in sizes]
     source = boundary_sources(workload.dialect)[0]
     if source.tokenizer is not None:
         pieces: list[Piece] = source.split(text)
         out.append(
-            from_cut_positions(pieces, range(1, len(pieces)), f"tokens:{source.name}", source)
+            from_cut_positions(
+                pieces, range(1, len(pieces)), labelled(Family.PIECES, source.name), source
+            )
         )
         groups = range(TOKEN_GROUP, len(pieces), TOKEN_GROUP)
         out.append(
-            from_cut_positions(pieces, groups, f"tokens×{TOKEN_GROUP}:{source.name}", source)
+            from_cut_positions(
+                pieces, groups, labelled(f"{Family.PIECES}×{TOKEN_GROUP}", source.name), source
+            )
         )
     return out

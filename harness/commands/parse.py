@@ -21,6 +21,7 @@ from ...reference.transport import ChatRunner, EngineChunk
 from ...reference.types import DeltaMessage, FinalResult
 from ...strategies.chunking import fixed_size, tag_aligned_boundaries
 from ..adapters import AdapterCrash, AdapterError, SessionSkipped, load_adapter
+from ..chunkings import Family
 from ..errors import UsageError
 from ..events import AdapterOutputError, coalesce
 from ..inputs import read_chunks, read_text, read_tools
@@ -223,13 +224,13 @@ def _as_json(output: dict) -> str:
 
 
 def _cut(text: str, spec: str, protocol_tags: dict[str, tuple[str, ...]]) -> list[str]:
-    if spec == "whole":
+    if spec == Family.WHOLE:
         return [text]
     kind, _, size_text = spec.partition(":")
-    if kind in ("chars", "aligned") and size_text.isdigit() and int(size_text) > 0:
+    if kind in (Family.CHARS, Family.ALIGNED) and size_text.isdigit() and int(size_text) > 0:
         size = int(size_text)
         allowed = tag_aligned_boundaries(text, protocol_tags)
-        if kind == "aligned":
+        if kind == Family.ALIGNED:
             return fixed_size(text, size, allowed)
         chunks = fixed_size(text, size)
         _warn_cut_tags(text, chunks, set(allowed), protocol_tags, size)

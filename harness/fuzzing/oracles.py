@@ -54,7 +54,7 @@ from ..checks import (
     same_result,
     self_contained_verdicts,
 )
-from ..chunkings import Chunking
+from ..chunkings import Chunking, Family
 from ..events import AdapterOutputError
 from ..scaling import NOISE_FLOOR, two_sizes
 from . import runs
@@ -188,7 +188,7 @@ def _check_stream(
     allowed: frozenset[str] | None,
 ) -> None:
     """The catalogue's self-contained checks (``checks.SELF_CONTAINED``) on the stream."""
-    run = Run(Chunking("fuzz", tuple(chunks)), [list(streamed.events)], result=streamed.result)
+    run = Run(Chunking(Family.FUZZ, tuple(chunks)), [list(streamed.events)], result=streamed.result)
     context = CaseContext(policy.case, policy.dialect, (), allowed_names=allowed)
     for check_id, problem in self_contained_verdicts(run, context).items():
         if problem is not None:

@@ -11,6 +11,13 @@ from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import measure, reference_result
 from toolconform.harness.bench.results import BenchRun, compare, scaling_exponents
 from toolconform.harness.bench.workloads import Workload, chunkings, long_string, workloads
+from toolconform.harness.chunkings import (
+    Budget,
+    Family,
+    family_of,
+    token_chunkings,
+    tokenizer_source,
+)
 from toolconform.harness.cli import main
 from toolconform.harness.scaling import fit_exponent
 
@@ -43,16 +50,72 @@ def _measure(spec: str, workload: Workload, family: str):
     return measure(adapter, workload, chunking, expected=expected, rounds=2, budget=30)
 
 
+def test_chunkings_are_spelt_as_certify_spells_them() -> None:
+    """One token per chunk is ``pieces:FAMILY`` in the throughput report as in certify (it
+    was ``tokens:`` here), and ``aligned:N`` as in ``parse`` (it was ``chars:N``, which
+    ``parse`` and certify's robustness tier use for cuts that split tags)."""
+    workload = long_string("qwen3", 1_000)
+    labels = [c.family for c in chunkings(workload)]
+    assert {family_of(label) for label in labels} == {Family.ALIGNED, Family.PIECES}
+    source = tokenizer_source("qwen3", "qwen3")
+    certified = {
+        c.family
+        for c in token_chunkings(
+            source.split(workload.text), source, Budget.for_mode("quick"), seed=0
+        )
+    }
+    assert "pieces:qwen3" in certified and "pieces:qwen3" in labels
+    assert "aligned:4" in labels and "pieces×4:qwen3" in labels
+
+
+def test_a_baseline_of_schema_1_still_compares(tmp_path: Path) -> None:
+    """Schema 1 spelt the chunkings ``chars:N`` and ``tokens:F``: its measurements are
+    respelt on load, so a comparison with a new run matches them instead of finding none."""
+    measurement = {
+        "adapter": "reference",
+        "dialect": "qwen3",
+        "shape": "long-string",
+        "size": 1_000,
+        "us_per_chunk": 1.0,
+        "status": "ok",
+    }
+    new = {
+        "schema_version": 2,
+        "mode": "quick",
+        "implementations": {},
+        "machine": {},
+        "started_at": "",
+        "measurements": [
+            {**measurement, "chunking": "aligned:4"},
+            {**measurement, "chunking": "pieces×4:qwen3"},
+        ],
+    }
+    old = {
+        **new,
+        "schema_version": 1,
+        "measurements": [
+            {**measurement, "chunking": "chars:4", "us_per_chunk": 3.0},
+            {**measurement, "chunking": "tokens×4:qwen3", "us_per_chunk": 3.0},
+        ],
+    }
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    loaded = BenchRun.load(tmp_path / "old.json")
+    assert [m["chunking"] for m in loaded.measurements] == ["aligned:4", "pieces×4:qwen3"]
+    rows = compare(loaded, BenchRun.load(tmp_path / "new.json"))
+    assert len([row for row in rows if row.get("ratio")]) == 2
+
+
 def test_a_wrong_parser_is_reported_as_a_mismatch_and_not_timed() -> None:
     workload = long_string("qwen25", 1_000)
-    assert _measure("reference", workload, "chars:4").status == "ok"
-    wrong = _measure("tests.planted_bugs:streams_name_in_pieces", workload, "chars:4")
+    assert _measure("reference", workload, "aligned:4").status == "ok"
+    wrong = _measure("tests.planted_bugs:streams_name_in_pieces", workload, "aligned:4")
     assert wrong.status == "mismatch" and wrong.round_seconds == [] and "name" in wrong.message
 
 
 def test_a_session_the_adapter_refuses_is_an_error_and_the_run_goes_on() -> None:
     refused = _measure(
-        "tests.planted_bugs:refuses_every_session", long_string("qwen25", 1_000), "chars:4"
+        "tests.planted_bugs:refuses_every_session", long_string("qwen25", 1_000), "aligned:4"
     )
     assert refused.status == "error" and "no tokenizer for 'qwen25'" in refused.message
 
@@ -63,7 +126,7 @@ def test_a_quadratic_parser_has_an_exponent_near_two() -> None:
     measurements = []
     for spec in ("reference", "tests.planted_bugs:reparses_prefix"):
         for size in (1_000, 2_000, 4_000, 8_000):
-            measurements.append(_measure(spec, long_string("qwen25", size), "chars:16").to_json())
+            measurements.append(_measure(spec, long_string("qwen25", size), "aligned:16").to_json())
     exponents = {row["adapter"]: row["exponent"] for row in scaling_exponents(measurements)}
     assert exponents["tests.planted_bugs:reparses_prefix"] > 1.5
     assert exponents["reference"] < 1.3

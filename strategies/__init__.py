@@ -54,7 +54,7 @@ from .malformations import (
 from .profiles import register_profiles
 from .renderers import Renderer, get_renderer, render, renderer_names
 from .renderers import register as register_renderer
-from .responses import Call, ExpectedResult, Response, responses, tool_calls
+from .responses import Call, Response, responses, tool_calls
 from .round_trips import RoundTrip, as_result, round_trips, stream_parse
 from .values import arguments, identifiers, json_schemas, parameter_schemas, texts, tools
 
@@ -72,7 +72,6 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Call",
-    "ExpectedResult",
     "Renderer",
     "Response",
     "RoundTrip",

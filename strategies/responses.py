@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ..harness.cases import Expectation, ExpectedCall
 from .values import arguments, identifiers, texts
 
 
@@ -46,26 +47,23 @@ class Response:
     def all_calls(self) -> tuple[Call, ...]:
         return self.reasoning_calls + self.calls
 
-    def expected(self, allowed_names: frozenset[str] | None) -> ExpectedResult:
-        """What the reference parser must return; ``allowed_names=None`` keeps every call."""
+    def expected(self, allowed_names: frozenset[str] | None) -> Expectation:
+        """What the reference parser must return (arguments compared as JSON values, as
+        ``as_result`` reads a parse); ``allowed_names=None`` keeps every call."""
         reasoning = None
         if self.reasoning is not None:
             reasoning = (self.reasoning + self.reasoning_tail) or None
-        calls = [
-            (call.name, dict(call.arguments))
+        calls = tuple(
+            ExpectedCall(call.name, dict(call.arguments))
             for call in self.all_calls
             if allowed_names is None or call.name in allowed_names
-        ]
-        return ExpectedResult(self.content + self.content_tail, reasoning, calls)
-
-
-@dataclass(frozen=True)
-class ExpectedResult:
-    """Content, reasoning and ``(name, arguments value)`` pairs, as a client coalesces them."""
-
-    content: str
-    reasoning: str | None
-    calls: list[tuple[str, dict[str, Any]]]
+        )
+        return Expectation(
+            self.content + self.content_tail,
+            reasoning,
+            calls,
+            "tool_calls" if calls else "stop",
+        )
 
 
 def tool_calls(

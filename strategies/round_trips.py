@@ -8,7 +8,6 @@ the tools, the response and the request that a parser of ``dialect`` reads it un
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,9 +15,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ..harness.cases import Expectation
 from ..reference import FinalResult, Request, get_dialect
 from .renderers import get_renderer
-from .responses import ExpectedResult, Response, responses
+from .responses import Response, responses
 from .values import tools as tool_lists
 
 
@@ -45,7 +45,7 @@ class RoundTrip:
         return get_renderer(self.dialect).request(self.response, self.tools)
 
     @cached_property
-    def expected(self) -> ExpectedResult:
+    def expected(self) -> Expectation:
         """What a conforming parser returns (unknown tool names dropped where filtered)."""
         filters = get_dialect(self.dialect).filters_unknown_names
         return self.response.expected(self.request.allowed_tool_names() if filters else None)
@@ -75,10 +75,7 @@ def stream_parse(dialect: str, chunks: Iterable[str], request: Request) -> Final
     return get_dialect(dialect).new_parser(request).parse_stream(chunks)
 
 
-def as_result(parsed: FinalResult) -> ExpectedResult:
-    """A parse in the shape of ``ExpectedResult``; arguments compared as JSON values."""
-    return ExpectedResult(
-        parsed.content,
-        parsed.reasoning,
-        [(call.name, json.loads(call.arguments)) for call in parsed.calls],
-    )
+def as_result(parsed: FinalResult) -> Expectation:
+    """A parse as ``RoundTrip.expected`` is written: ids and argument spacing dropped,
+    arguments compared as JSON values."""
+    return Expectation.from_result(parsed, raw=False)

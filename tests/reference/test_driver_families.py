@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from toolconform.harness.cases import ExpectedCall
 from toolconform.harness.coverage import ENGINES, engine_module, load_registries
 from toolconform.reference import Request, get_dialect
 from toolconform.strategies import as_result, stream_parse
@@ -48,7 +49,7 @@ def test_a_k2_horizon_type_tag_is_skipped_at_every_cut(text: str, arguments: dic
     for first, second in itertools.combinations_with_replacement(boundaries, 2):
         chunks = [text[:first], text[first:second], text[second:]]
         result = as_result(stream_parse("k2_horizon", chunks, request))
-        assert result.calls == [("get_weather", arguments)], chunks
+        assert result.calls == (ExpectedCall("get_weather", arguments),), chunks
 
 
 @pytest.mark.parametrize("engine", list(ENGINES))

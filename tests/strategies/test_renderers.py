@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis.errors import InvalidArgument
 
 from toolconform import strategies as tc
+from toolconform.harness.cases import Expectation, ExpectedCall
 from toolconform.reference import Request, get_dialect
 
 TYPED = {
@@ -31,7 +32,7 @@ TYPED = {
 TOOLS = [{"type": "function", "function": {"name": "f", "parameters": TYPED}}]
 
 
-def parse(dialect: str, text: str, request: Request) -> tc.ExpectedResult:
+def parse(dialect: str, text: str, request: Request) -> Expectation:
     return tc.as_result(get_dialect(dialect).new_parser(request).parse_complete(text))
 
 
@@ -216,7 +217,7 @@ def test_a_block_stands_between_any_two_pieces_of_text(dialect: str) -> None:
     for variant in renderer.variants or (None,):
         block = renderer.block(calls, variant)
         parsed = parse(dialect, f"Hello {block}\nthen {block}{block} done", Request())
-        assert parsed.calls == [("f", {"text": "Paris"})] * 3, variant
+        assert parsed.calls == (ExpectedCall("f", {"text": "Paris"}),) * 3, variant
 
 
 def test_a_dialect_without_calls_has_no_block() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument, NoSuchExample
 
 from toolconform import strategies as tc
+from toolconform.harness.cases import Expectation, ExpectedCall
 from toolconform.reference import get_dialect
 from toolconform.strategies.responses import near_misses
 
@@ -138,8 +140,8 @@ def test_expected_result_drops_unknown_names_and_joins_the_channels() -> None:
         '</think>Hi<tool_call>\n{"name": "get_weather", "arguments": {"city": "東京"}}'
         "\n</tool_call> bye"
     )
-    assert case.expected == tc.ExpectedResult(
-        "Hi bye", "plan more", [("get_weather", {"city": "東京"})]
+    assert case.expected == Expectation(
+        "Hi bye", "plan more", (ExpectedCall("get_weather", {"city": "東京"}),), "tool_calls"
     )
     assert tc.as_result(tc.stream_parse("qwen3", [case.text], case.request)) == case.expected
 
@@ -172,3 +174,14 @@ def test_register_profiles_is_idempotent_and_registers_nightly() -> None:
     tc.register_profiles(database_directory="elsewhere")
     assert settings.get_profile("nightly") is first
     assert first.max_examples == 2000 and first.deadline is None
+
+
+def test_the_documented_property_test_runs_as_written() -> None:
+    """docs/strategies.md's "paste this" test is what a parser author copies first: it runs
+    here as written (it named result fields that do not exist, unnoticed, until it did)."""
+    text = (Path(__file__).parents[2] / "docs" / "strategies.md").read_text(encoding="utf-8")
+    section = text.split("## Paste this", 1)[1]
+    snippet = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(snippet, "docs/strategies.md", "exec"), namespace)
+    namespace["test_parser_recovers_what_the_model_wrote"]()

@@ -28,6 +28,7 @@ from ..reference import get_dialect
 from ..reference.types import FinalResult
 from . import scaling
 from .adapters import Adapter, AdapterCrash, AdapterError, SessionSkipped
+from .adapters.limit import FeedLimit, FeedTimeout
 from .adapters.reference import reference_factory
 from .adapters.subprocess import (
     ImplementationError,
@@ -121,10 +122,6 @@ class _LadderBroken(Exception):
 
 class _LateSkip(Exception):
     """A session that skipped after it was opened: a contract violation, not a skip."""
-
-
-class FeedTimeout(Exception):
-    """One feed (or finish) took longer than the per-feed limit."""
 
 
 @dataclass
@@ -245,21 +242,14 @@ class CaseResult:
 
 @contextmanager
 def feed_limit(seconds: float | None) -> Iterator[None]:
-    """Raise ``FeedTimeout`` in this (main) thread if the block runs longer than ``seconds``."""
+    """Raise ``FeedTimeout`` in this (main) thread when the block has used ``seconds`` of
+    CPU, or waited three times that (``FeedLimit``: the adapter host's limit, per block)."""
     if not seconds or not hasattr(signal, "setitimer"):
         yield
         return
-
-    def expire(signum: int, frame: object) -> None:
-        raise FeedTimeout(f"a feed took longer than {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
+    with FeedLimit(seconds) as limit:
+        limit.since = time.perf_counter_ns()
         yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def feed_chunking(

@@ -53,7 +53,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--toolconform-corpus", type=Path, metavar="FILE", help="compiled corpus (cases.jsonl)"
     )
-    group.addoption("--toolconform-feed-timeout", type=float, default=10.0, metavar="S")
+    group.addoption(
+        "--toolconform-feed-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="CPU seconds one feed may take (or three times that waiting)",
+    )
     group.addoption(
         "--toolconform-allow-skips",
         action="store_true",

@@ -265,6 +265,29 @@ def hangs(dialect, request):
     return _Hangs(dialect, request)
 
 
+class _WaitsInOneFeed(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            time.sleep(0.6)  # off the CPU twice the limit: what a loaded machine does to a feed
+        return super().feed(text, token_ids)
+
+
+def waits_in_one_feed(dialect, request):
+    return _WaitsInOneFeed(dialect, request)
+
+
+class _Spins(_Wrapped):
+    def feed(self, text, token_ids=None):
+        if "Bei" in text:
+            while True:  # a parser stuck in a loop, on the CPU
+                pass
+        return super().feed(text, token_ids)
+
+
+def spins(dialect, request):
+    return _Spins(dialect, request)
+
+
 class _HangsUninterruptibly(_Wrapped):
     def feed(self, text, token_ids=None):
         if "Bei" in text:

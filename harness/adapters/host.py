@@ -20,56 +20,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import time
 import traceback
 from typing import Any, BinaryIO
 
+from .limit import FeedLimit, FeedTimeout
+
 #: The environment variable listing directories to import adapter modules from.
 PATH_VARIABLE = "TOOLCONFORM_HOST_PATH"
-
-
-class _FeedTimeout(Exception):
-    pass
-
-
-class _Limit:
-    """A per-feed time limit: ``_FeedTimeout`` in the main thread when a feed outlasts
-    ``seconds``.
-
-    One timer runs for the whole run, and a feed only notes when it began: when the timer
-    fires, a feed that has run ``seconds`` is stopped, and otherwise the timer is set for
-    what the current feed has left. Per feed that is a clock read instead of system calls:
-    installing a handler per feed (two ``signal.signal`` calls and a context manager) took a
-    third of the host's time in the default certify, and arming and disarming the timer per
-    feed still a seventh (py-spy) — a system call here costs about as much as the reference
-    parser's feed of a few characters."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds or 0.0
-        #: ``perf_counter_ns`` when the feed under way began (``None``: between feeds).
-        self.since: int | None = None
-        self._previous: Any = None
-
-    def __enter__(self) -> _Limit:
-        if self.seconds:
-            self._previous = signal.signal(signal.SIGALRM, self._expire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.seconds:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._previous)
-
-    def _expire(self, signum: int, frame: object) -> None:
-        left = self.seconds
-        if self.since is not None:
-            left -= (time.perf_counter_ns() - self.since) / 1e9
-            if left <= 0:
-                raise _FeedTimeout(f"a feed took longer than {self.seconds:g} s")
-        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
 
 
 def _describe(error: BaseException) -> str:
@@ -239,7 +198,7 @@ class Host:
         error = None
         opened = False
         try:
-            with _Limit(feed_timeout) as limit:
+            with FeedLimit(feed_timeout) as limit:
                 limit.since = time.perf_counter_ns()
                 session = self.open_session(
                     request["dialect"], request["request"], request.get("tokenizer_family")
@@ -270,7 +229,7 @@ class Host:
             if not opened:
                 raise
             error = {"kind": "contract", "message": f"skipped after the session opened: {skipped}"}
-        except _FeedTimeout as timeout:
+        except FeedTimeout as timeout:
             error = {"kind": "timeout", "message": str(timeout)}
         except MemoryError:
             outputs = []  # give the memory back before replying

@@ -168,7 +168,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=10.0,
         metavar="S",
-        help="seconds one feed may take (default 10)",
+        help=(
+            "CPU seconds one feed may take (default 10); a feed that waits three times that "
+            "in all is stopped too"
+        ),
     )
     parser.add_argument(
         "--case-timeout",

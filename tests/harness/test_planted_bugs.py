@@ -409,3 +409,17 @@ def test_a_super_linear_program_is_stopped_when_a_measurements_runs_go_in_one_re
     assert failure.actual["stopped_before"] <= 256, failure.message
     assert results["reference"].checks["perf.linear"] == "pass", results["reference"].failures
     assert results["reference"].runs > 100  # its measurements were of many runs each
+
+
+def test_the_feed_limit_counts_the_feeds_cpu_not_the_machines_load() -> None:
+    """A feed kept off the CPU (here: sleeping, as a busy machine deschedules it) is not a
+    timeout until it has waited three times the limit; one that spends the limit on the CPU
+    is, however briefly the machine made it wait. With a wall-clock limit the first was a
+    must-level timeout that the machine's load decided."""
+    case = CORPUS["qwen3/invalid/truncated-arguments"]
+    waits = run(planted_bugs.waits_in_one_feed, case, feed_timeout=0.3)
+    assert "run.no-timeout" not in {f.check for f in waits.failures}, waits.failures
+    spins = failure_of(run(planted_bugs.spins, case, feed_timeout=0.3), "run.no-timeout")
+    assert "used more than 0.3 s of CPU" in spins.message
+    blocked = failure_of(run(planted_bugs.hangs, case, feed_timeout=0.2), "run.no-timeout")
+    assert "waited" in blocked.message and "on the CPU" in blocked.message

@@ -85,7 +85,7 @@ def test_a_program_is_told_when_its_output_was_cut() -> None:
         ("die", "run.no-crash", "crash", "exited with status 7"),
         ("wrong-id", "run.no-crash", "crash", "reply id"),
         ("error", "run.no-error", "error", "parser exploded"),
-        ("hang", "run.no-timeout", "timeout", "longer than"),
+        ("hang", "run.no-timeout", "timeout", "waited"),
     ],
 )
 def test_misbehaviour_is_recorded_and_the_program_restarted(mode, check, status, message) -> None:
@@ -128,25 +128,31 @@ def test_reference_adapter_loads_by_name() -> None:
 def test_the_hosts_feed_limit_stops_a_slow_feed_and_not_a_long_run() -> None:
     """The host's per-feed limit is one timer per run (a system call per feed cost about as
     much as the reference's feed): many short feeds that together outlast it go on, and a
-    feed that alone outlasts it is stopped, however many feeds came before."""
+    feed that alone outlasts it is stopped, however many feeds came before — on its CPU
+    time when it spins, at three times the limit when it waits."""
     import time
 
-    from toolconform.harness.adapters.host import _FeedTimeout, _Limit
+    from toolconform.harness.adapters.limit import FeedLimit, FeedTimeout
 
-    def feed(limit: _Limit, seconds: float) -> None:
+    def feed(limit: FeedLimit, seconds: float, *, spin: bool = False) -> None:
         limit.since = time.perf_counter_ns()
-        time.sleep(seconds)
+        end = time.monotonic() + seconds
+        while spin and time.monotonic() < end:
+            pass
+        if not spin:
+            time.sleep(seconds)
         limit.since = None
 
-    with _Limit(1.0) as limit:
+    with FeedLimit(1.0) as limit:
         for _ in range(15):
-            feed(limit, 0.1)
-    started = time.monotonic()
-    with pytest.raises(_FeedTimeout, match="longer than 1 s"), _Limit(1.0) as limit:
-        for _ in range(8):
-            feed(limit, 0.1)
-        feed(limit, 60.0)
-    assert time.monotonic() - started < 30  # stopped, not slept through
+            feed(limit, 0.1, spin=True)
+    for spin, message in ((True, "used more than 1 s of CPU"), (False, "waited 3 s")):
+        started = time.monotonic()
+        with pytest.raises(FeedTimeout, match=message), FeedLimit(1.0) as limit:
+            for _ in range(8):
+                feed(limit, 0.1, spin=spin)
+            feed(limit, 60.0, spin=spin)
+        assert time.monotonic() - started < 30  # stopped, not slept through
 
 
 def test_repeated_runs_share_one_budget_and_stop_at_the_first_that_fails() -> None:

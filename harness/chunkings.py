@@ -76,8 +76,9 @@ def family_of(label: str) -> Family:
     return Family(label.split(":")[0].split("×")[0])
 
 
-def labelled(family: Family, suffix: object) -> str:
-    """A chunking's label: its family and what cut it (``labelled(Family.PIECES, "qwen3")``)."""
+def labelled(family: str, suffix: object) -> str:
+    """A chunking's label: its family (a ``Family``, or one with a multiplier: ``pieces×4``)
+    and what cut it (``labelled(Family.PIECES, "qwen3")``)."""
     return f"{family}:{suffix}"
 
 

@@ -256,7 +256,7 @@ def raises_on_one_chunking(dialect, request):
 class _Hangs(_Wrapped):
     def feed(self, text, token_ids=None):
         if "Bei" in text:
-            while True:  # a parser stuck in a loop
+            while True:  # a parser blocked for good (a lock that is never released)
                 time.sleep(0.01)
         return super().feed(text, token_ids)
 

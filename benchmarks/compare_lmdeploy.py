@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from toolconform.harness.bench.measure import reference_result
-from toolconform.harness.bench.workloads import QUICK_LADDER, chars, long_string
+from toolconform.harness.bench.workloads import QUICK_LADDER, aligned, long_string
 from toolconform.harness.engines.lmdeploy import factory
 from toolconform.reference import Request, get_dialect
 
@@ -85,7 +85,7 @@ def main() -> None:
     )
     for size in QUICK_LADDER:
         workload = long_string("qwen25", size)
-        chunks = chars(workload, 4).chunks
+        chunks = aligned(workload, 4).chunks
         ours, theirs = stream(reference_parser(), chunks), stream(lmdeploy_parser(), chunks)
         (call,) = reference_result(workload).calls
         expected = json.loads(call.arguments)

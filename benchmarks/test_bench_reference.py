@@ -16,7 +16,7 @@ from toolconform.harness.bench.workloads import (
     CHUNK_SIZES,
     QUICK_LADDER,
     Workload,
-    chars,
+    aligned,
     long_string,
     many_short_strings,
 )
@@ -24,7 +24,7 @@ from toolconform.harness.bench.workloads import (
 
 def run(benchmark, workload: Workload, chunk_size: int, size: int | None = None) -> None:
     """Verify the stream against the complete parse, then time the reference core on it."""
-    chunking = chars(workload, chunk_size)
+    chunking = aligned(workload, chunk_size)
     reference = load_in_process("reference")
     assert verify(reference, workload, chunking, reference_result(workload)) is None
     benchmark.extra_info.update(
@@ -37,7 +37,7 @@ def run(benchmark, workload: Workload, chunk_size: int, size: int | None = None)
 
 def floor(benchmark, name: str, workload: Workload, chunk_size: int) -> None:
     """The same chunks through one of the floors, for the × columns of the conftest."""
-    chunks = chars(workload, chunk_size).chunks
+    chunks = aligned(workload, chunk_size).chunks
     benchmark.extra_info.update(dialect=name, chars=len(workload.text), chunks=len(chunks))
     function = _concatenate if name == "concat" else _noop_stream
     result = benchmark.pedantic(function, args=(chunks,), rounds=5, iterations=1, warmup_rounds=1)

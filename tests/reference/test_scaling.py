@@ -17,7 +17,7 @@ from toolconform.harness.adapters import load_in_process
 from toolconform.harness.bench.measure import reference_result, stream_reference, verify
 from toolconform.harness.bench.workloads import (
     Workload,
-    chars,
+    aligned,
     fenced_examples,
     held_string,
     long_string,
@@ -38,14 +38,14 @@ TOKEN = 4
 def verified(workload: Workload) -> Workload:
     """``workload`` once its 4-character stream is known to equal the complete parse."""
     reference = load_in_process("reference")
-    assert verify(reference, workload, chars(workload, TOKEN), reference_result(workload)) is None
+    assert verify(reference, workload, aligned(workload, TOKEN), reference_result(workload)) is None
     return workload
 
 
 def cpu_ratio(
     small: Workload,
     large: Workload,
-    cut: Callable[[Workload], tuple[str, ...]] = lambda w: chars(w, TOKEN).chunks,
+    cut: Callable[[Workload], tuple[str, ...]] = lambda w: aligned(w, TOKEN).chunks,
 ) -> float:
     """CPU time of streaming ``large`` over that of ``small`` through the reference core, in
     ``cut``'s chunks (default: about one token each, no protocol tag cut)."""

@@ -23,7 +23,7 @@ class FeedLimit:
 
     CPU time, so that a verdict does not depend on what else the machine runs: with a
     wall-clock limit, a feed that stays under it alone went past it beside other work, and a
-    must-level timeout recorded the machine's load (vLLM's
+    ``run.no-timeout`` failure recorded the machine's load (vLLM's
     ``deepseek_v4/pathological/long-value-with-tag-prefixes``, passed alone in one published
     run and timed out in the next, run beside niced tests on 2026-12-06). The
     main thread's CPU (``thread_time``): the feed runs there, and threads of the adapter's

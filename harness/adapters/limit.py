@@ -34,8 +34,9 @@ class FeedLimit:
     feed took a third of the host's time in the default certify, arming a timer per feed a
     seventh — py-spy — and one system call costs about as much as the reference parser's
     feed of a few characters). A tick that finds the feed a previous tick found counts the
-    CPU used since then as that feed's; the CPU before its first tick is not counted, so a
-    feed is stopped once it has used between ``seconds`` and ``seconds`` plus one tick."""
+    CPU used since the first of them as that feed's; the CPU before that first tick is not
+    counted, so a feed is stopped once it has used between ``seconds`` and ``seconds`` plus
+    one tick."""
 
     WALL_FACTOR = 3
     TICKS = 4
@@ -45,11 +46,10 @@ class FeedLimit:
         #: ``perf_counter_ns`` when the feed under way began (``None``: between feeds).
         self.since: int | None = None
         self._previous: Any = None
-        #: The feed the last tick found (its ``since``) and the CPU clock then.
+        #: The feed the ticks have been finding (its ``since``), and the CPU clock at the
+        #: first tick that found it.
         self._feed: int | None = None
-        self._cpu_ns = 0
-        #: The CPU counted for ``_feed`` so far.
-        self._used_ns = 0
+        self._first_cpu_ns = 0
 
     def __enter__(self) -> FeedLimit:
         if self.seconds:
@@ -67,11 +67,9 @@ class FeedLimit:
         since = self.since
         cpu_ns = time.thread_time_ns()
         if since is None or since != self._feed:
-            self._feed, self._cpu_ns, self._used_ns = since, cpu_ns, 0
+            self._feed, self._first_cpu_ns = since, cpu_ns
             return
-        self._used_ns += cpu_ns - self._cpu_ns
-        self._cpu_ns = cpu_ns
-        used = self._used_ns / 1e9
+        used = (cpu_ns - self._first_cpu_ns) / 1e9
         if used >= self.seconds:
             raise FeedTimeout(f"a feed used more than {self.seconds:g} s of CPU")
         waited = (time.perf_counter_ns() - since) / 1e9

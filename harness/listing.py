@@ -20,12 +20,15 @@ from rich.table import Table
 from rich.text import Text
 
 
-def add_format_argument(parser: argparse.ArgumentParser) -> None:
+def add_format_argument(parser: argparse.ArgumentParser, *, markdown: str = "") -> None:
+    """``--format table|json``, and ``markdown`` where the listing is also a page of the docs
+    (``markdown`` says which)."""
     parser.add_argument(
         "--format",
-        choices=("table", "json"),
+        choices=("table", "json", "markdown") if markdown else ("table", "json"),
         default="table",
-        help="a table for people (default) or JSON for programs",
+        help="a table for people (default) or JSON for programs"
+        + (f"; markdown: {markdown}" if markdown else ""),
     )
 
 

@@ -25,7 +25,7 @@ from rich.table import Table
 
 from ..corpus_build import corpus_root
 from ..errors import UsageError
-from ..fuzzing.families import FAMILIES, target_names
+from ..fuzzing.grammars import GRAMMARS, target_names
 from ..listing import add_format_argument, cell, print_json, print_table
 
 INSTALL_HINT = (
@@ -37,12 +37,13 @@ INSTALL_HINT = (
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "fuzz",
-        help="fuzz a dialect family (atheris, or Hypothesis without it); triage findings",
+        help="fuzz the dialects of a grammar (atheris, or Hypothesis without it); triage findings",
         description=(
-            "'fuzz run TARGET' fuzzes a dialect family, or 'adapter' for any parser named by "
-            "TOOLCONFORM_FUZZ_ADAPTER, with structure-aware inputs and per-execution oracles; "
-            "'fuzz triage FILE…' minimises findings into corpus cases; 'fuzz artifacts "
-            "OUTDIR' writes dictionaries and seed corpora; 'fuzz list' shows the targets."
+            "'fuzz run TARGET' fuzzes the dialects of a grammar, or 'adapter' for any parser "
+            "named by TOOLCONFORM_FUZZ_ADAPTER, with structure-aware inputs and per-execution "
+            "oracles; 'fuzz triage FILE…' minimises findings into corpus cases; 'fuzz "
+            "artifacts OUTDIR' writes dictionaries and seed corpora; 'fuzz list' shows the "
+            "targets."
         ),
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
@@ -284,8 +285,8 @@ def _summary(console: Console, name: str, fuzzer: str, progress, workdir: Path, 
 def _list(args: argparse.Namespace) -> int:
     rows = []
     for name in target_names():
-        family = FAMILIES.get(name)
-        if family is None:
+        grammar = GRAMMARS.get(name)
+        if grammar is None:
             rows.append(
                 {
                     "target": name,
@@ -297,8 +298,8 @@ def _list(args: argparse.Namespace) -> int:
             rows.append(
                 {
                     "target": name,
-                    "dialects": list(family.dialects),
-                    "invalid": family.invalid_policy,
+                    "dialects": list(grammar.dialects),
+                    "invalid": grammar.invalid_policy,
                 }
             )
     if args.format == "json":

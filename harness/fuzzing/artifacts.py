@@ -33,7 +33,7 @@ from .decoding import (
     block,
     layouts,
 )
-from .families import DRIFT
+from .grammars import DRIFT
 from .provider import ByteWriter
 from .target import Target
 

@@ -34,7 +34,7 @@ from ...reference import get_dialect
 from ...strategies.chunking import cut, tag_aligned_boundaries
 from ...strategies.renderers import CALLS, get_renderer
 from ...strategies.responses import Call
-from .families import DRIFT
+from .grammars import DRIFT
 from .provider import Provider, provider_for
 
 #: Tools offered by requests the decoder builds (the corpus' own tool files).

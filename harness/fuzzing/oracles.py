@@ -59,7 +59,7 @@ from ..events import AdapterOutputError
 from ..scaling import NOISE_FLOOR, two_sizes
 from . import runs
 from .decoding import FuzzInput
-from .families import RELEASE
+from .grammars import RELEASE
 
 #: The linear-time oracle re-decodes with repetitions this many times longer: enough for a
 #: term that grows with the square of the output to stand out of the linear work, from
@@ -86,7 +86,7 @@ class Policy:
     """What the oracles hold a dialect's inputs to."""
 
     dialect: Dialect
-    #: What a malformed block becomes (``families.DROP`` or ``RELEASE``).
+    #: What a malformed block becomes (``grammars.DROP`` or ``RELEASE``).
     invalid_policy: str
 
     @cached_property

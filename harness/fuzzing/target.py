@@ -1,10 +1,10 @@
-"""A fuzz target: a family's dialects and fragments, an adapter, and the oracles, as one call.
+"""A fuzz target: a grammar's dialects and fragments, an adapter, and the oracles, as one call.
 
-``build_target(name)`` gives the target for a family (``json``, ``section`` …) or the
+``build_target(name)`` gives the target for a grammar (``json``, ``section`` …) or the
 generic ``adapter`` target, whose parser is the adapter named by the environment variable
 ``TOOLCONFORM_FUZZ_ADAPTER`` (``module:callable`` or ``cmd:…``; ``reference`` by default)
 and whose dialects are ``TOOLCONFORM_FUZZ_DIALECTS`` (comma-separated) or every dialect the
-adapter supports. The family targets drive the reference parser through its built-in
+adapter supports. The grammar targets drive the reference parser through its built-in
 adapter, as certify does.
 
 ``Target.test_one_input(data)`` is what atheris and Hypothesis call: the cheap oracles on
@@ -28,7 +28,7 @@ from ..adapters import Adapter, load_in_process
 from ..errors import UsageError
 from ..execution import FeedTimeout, feed_limit
 from .decoding import FuzzInput, decode
-from .families import ADAPTER_TARGET, ALL_FRAGMENTS, DROP, FAMILIES, family_of, target_names
+from .grammars import ADAPTER_TARGET, ALL_FRAGMENTS, DROP, GRAMMARS, grammar_of, target_names
 from .oracles import SCALE, Finding, Policy, check
 
 ADAPTER_VARIABLE = "TOOLCONFORM_FUZZ_ADAPTER"
@@ -55,8 +55,8 @@ class Target:
     def policy(self, dialect: str) -> Policy:
         policy = self._policies.get(dialect)
         if policy is None:
-            family = family_of(dialect)
-            invalid = family.invalid_policy if family else DROP
+            grammar = grammar_of(dialect)
+            invalid = grammar.invalid_policy if grammar else DROP
             policy = self._policies[dialect] = Policy(get_dialect(dialect), invalid)
         return policy
 
@@ -97,10 +97,11 @@ def build_target(name: str, adapter: Adapter | None = None) -> Target:
     if name == ADAPTER_TARGET:
         adapter = adapter or load_in_process(os.environ.get(ADAPTER_VARIABLE, "reference"))
         return Target(name, _adapter_dialects(adapter), ALL_FRAGMENTS, adapter)
-    family = FAMILIES.get(name)
-    if family is None or not family.dialects:
+    grammar = GRAMMARS.get(name)
+    if grammar is None or not grammar.dialects:
         raise UsageError(f"unknown fuzz target {name!r}; targets: {', '.join(target_names())}")
-    return Target(name, family.dialects, family.fragments, adapter or load_in_process("reference"))
+    adapter = adapter or load_in_process("reference")
+    return Target(name, grammar.dialects, grammar.fragments, adapter)
 
 
 def _adapter_dialects(adapter: Adapter) -> tuple[str, ...]:

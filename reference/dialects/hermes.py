@@ -8,6 +8,15 @@ and in Hermes 2 Pro's ``<tool_call>``, ``</tool_call>``, ``<think>`` and ``</thi
 single added tokens, so none of them can be cut by a chunk boundary: no prefixes to hold.
 ``hermes`` has no tokenizer family (no PyPI wheel ships a Hermes tokenizer): it is cut with
 the tag-aligned model.
+
+``trinity`` (Arcee Trinity): Qwen2.5's blocks and ``<think>`` blocks the model writes itself.
+SGLang's ``trinity`` detector is its Qwen2.5 detector run on the text with every ``<think>``
+and ``</think>`` removed, so that a tool block written while thinking is still a call. The
+reference reads the think block as reasoning (the answer starts as content: the model
+writes the open tag) and a tool block inside it as a call after which reasoning resumes, as
+for Qwen3; the detector alone, without a reasoning parser, leaves the thinking text in
+content (``trinity/impl/think-block-without-reasoning-parser``). The tags are single tokens
+in Trinity's vocabulary as in Qwen's; no PyPI wheel ships it: the tag-aligned model.
 """
 
 from __future__ import annotations
@@ -20,6 +29,13 @@ from ..registry import Dialect, register
 class HermesToolParser(JsonToolParser):
     open_tag = "<tool_call>"
     close_tag = "</tool_call>"
+
+
+class TrinityReasoningParser(ReasoningParser):
+    """``<think>`` … ``</think>`` written by the model: the output starts as content."""
+
+    def starts_in_reasoning(self) -> bool:
+        return False
 
 
 register(
@@ -44,5 +60,13 @@ register(
         name="hermes",
         description="Hermes 2 Pro / Hermes 3: hermes JSON tool blocks, no reasoning",
         tool_parser=HermesToolParser,
+    )
+)
+register(
+    Dialect(
+        name="trinity",
+        description="Arcee Trinity: hermes JSON tool blocks, <think> blocks the model writes",
+        tool_parser=HermesToolParser,
+        reasoning_parser=TrinityReasoningParser,
     )
 )

@@ -14,12 +14,14 @@ oracle. A format with several layouts that parse alike lists them in ``variants`
 A renderer also writes a run of calls on its own (``block``): what ``render`` puts after the
 content, and what the fuzzer splices between arbitrary pieces of output, whole or broken in
 one place. Its ``grammar`` names the family of wire formats it belongs to; dialects of one
-grammar are fuzzed together (``harness.fuzzing.families``).
+grammar are fuzzed together (``harness.fuzzing.grammars``).
 
 Adding a renderer for a new dialect is one module in this package, found by itself (every
-module here is imported on first use; no list to keep): create
+module here is imported on first use; no list to keep), named as the dialect's module in
+``reference/dialects/`` (the two are the dialect's bundle): create
 ``strategies/renderers/<name>.py`` with a ``Renderer`` subclass that sets ``dialect`` (the
-registered dialect name), ``grammar``, ``supports`` (what its responses may contain) and
+registered dialect name), ``layout`` (what the model writes, for docs/dialects.md),
+``grammar``, ``supports`` (what its responses may contain) and
 implements ``block`` when it supports calls, and ``render`` where the layout is not the
 content, the calls' block and the text after it (``content_text``), preceded, where the
 format reasons, by ``reasoning_text``; then call ``register(MyRenderer())`` at the bottom.
@@ -56,6 +58,9 @@ class Renderer:
 
     #: The registered dialect name this renderer writes.
     dialect: ClassVar[str]
+    #: What the model writes in this dialect, in a line of Markdown: the documentation of
+    #: the dialect (``toolconform dialects --format markdown`` makes docs/dialects.md of it).
+    layout: ClassVar[str]
     #: The family of wire formats that share this one's grammar (``json``, ``xml`` …):
     #: they are fuzzed together, with the same fragments.
     grammar: ClassVar[str]

@@ -14,6 +14,10 @@ from . import CALLS, CONTENT_TAIL, MULTIPLE_CALLS, REASONING, Renderer, register
 
 class ApertusRenderer(Renderer):
     dialect = "apertus"
+    layout = (
+        '`<|inner_prefix|>…<|inner_suffix|>` reasoning, content, `<|tools_prefix|>[{"NAME": '
+        "{…}}, …]<|tools_suffix|>`, one block for every call"
+    )
     grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

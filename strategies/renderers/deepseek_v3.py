@@ -65,6 +65,10 @@ def _v31_section(calls: Sequence[Call]) -> str:
 
 class DeepSeekV3Renderer(Renderer):
     dialect = "deepseek_v3"
+    layout = (
+        "content, `<｜tool▁calls▁begin｜>` section of "
+        "`function<｜tool▁sep｜>N\\n```json\\n{…}\\n```` calls separated by `\\n`"
+    )
     grammar = "section"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
@@ -74,6 +78,9 @@ class DeepSeekV3Renderer(Renderer):
 
 class DeepSeekV31Renderer(Renderer):
     dialect = "deepseek_v31"
+    layout = (
+        "reasoning (thinking mode), `</think>`, content, a section of `N<｜tool▁sep｜>{…}` calls"
+    )
     grammar = "section"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}

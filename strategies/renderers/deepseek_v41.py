@@ -15,6 +15,7 @@ from .dsml import DSML, DeepSeekV4Renderer
 
 class DeepSeekV41Renderer(DeepSeekV4Renderer):
     dialect = "deepseek_v41"
+    layout = "as `deepseek_v4`, with a space after the DSML marker (`<｜DSML｜ calls>`)"
     block_name = "calls"
     marker = f"{DSML} "
 

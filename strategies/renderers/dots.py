@@ -20,6 +20,7 @@ from .minimax_m2 import MiniMaxM2Renderer
 
 class DotsRenderer(MiniMaxM2Renderer):
     dialect = "dots"
+    layout = "reasoning, content, MiniMax-M2's invokes in one `<dots_function_call>` block per turn"
     open_tag = "<dots_function_call>"
     close_tag = "</dots_function_call>"
     reasoning_open = "<think>"

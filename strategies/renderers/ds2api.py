@@ -76,6 +76,10 @@ def _invoke(call: Call, opening: str, closing: str) -> str:
 
 class Ds2apiRenderer(Renderer):
     dialect = "ds2api"
+    layout = (
+        "content, one `<|DSML|tool_calls>` wrapper of indented invokes, strings in CDATA, "
+        "other values as JSON"
+    )
     grammar = "ds2api"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     variants = (DSML_WRAPPER, XML_WRAPPER)

@@ -41,6 +41,10 @@ class DeepSeekV4Renderer(Renderer):
     """DeepSeek-V4's layout; the dialects of the same markup set the attributes below."""
 
     dialect = "deepseek_v4"
+    layout = (
+        "reasoning (thinking mode), `</think>`, content, one `\\n\\n<｜DSML｜function_calls>` "
+        '(`tool_calls`) block of invokes, `string="true"` strings and `string="false"` JSON'
+    )
     grammar = "dsml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
@@ -99,6 +103,10 @@ class DeepSeekV4Renderer(Renderer):
 
 class DeepSeekV32Renderer(DeepSeekV4Renderer):
     dialect = "deepseek_v32"
+    layout = (
+        "reasoning (thinking mode), `</think>`, content, one `\\n\\n<｜DSML｜function_calls>` "
+        '(`tool_calls`) block of invokes, `string="true"` strings and `string="false"` JSON'
+    )
     block_name = "function_calls"
 
 

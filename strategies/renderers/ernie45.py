@@ -18,6 +18,10 @@ from .json_blocks import blocks
 
 class Ernie45Renderer(Renderer):
     dialect = "ernie45"
+    layout = (
+        "reasoning (opened by the template), `</think>`, `<response>` content `</response>`, "
+        "hermes blocks after it"
+    )
     grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

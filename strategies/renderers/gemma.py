@@ -45,6 +45,10 @@ def _bare_keys(value: Any) -> bool:
 
 class GemmaRenderer(Renderer):
     dialect = "functiongemma"
+    layout = (
+        "(Gemma 4: `<|channel>thought\\n…<channel|>`), content, one `call:N{k:v,…}` block per "
+        'call, strings between `<escape>` / `<|"|>`, bare keys'
+    )
     grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     open_tag: ClassVar[str] = "<start_function_call>"
@@ -67,6 +71,10 @@ class GemmaRenderer(Renderer):
 
 class Gemma4Renderer(GemmaRenderer):
     dialect = "gemma4"
+    layout = (
+        "(Gemma 4: `<|channel>thought\\n…<channel|>`), content, one `call:N{k:v,…}` block per "
+        'call, strings between `<escape>` / `<|"|>`, bare keys'
+    )
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     open_tag = "<|tool_call>"
     close_tag = "<tool_call|>"

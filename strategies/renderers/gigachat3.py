@@ -17,6 +17,7 @@ from .json_blocks import envelope
 
 class GigaChat3Renderer(Renderer):
     dialect = "gigachat3"
+    layout = "content, then one call after its header; the turn ends with it"
     grammar = "json"
     supports = frozenset({CALLS})
     header: ClassVar[str] = "<|message_sep|>\n\nfunction call<|role_sep|>\n"
@@ -30,6 +31,7 @@ class GigaChat3Renderer(Renderer):
 
 class GigaChat31Renderer(GigaChat3Renderer):
     dialect = "gigachat31"
+    layout = "content, then one call after its header; the turn ends with it"
     header = "<|function_call|>"
 
 

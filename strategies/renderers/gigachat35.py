@@ -20,6 +20,7 @@ from .dsml import DeepSeekV4Renderer
 
 class GigaChat35Renderer(DeepSeekV4Renderer):
     dialect = "gigachat35"
+    layout = "DSML's layout with the `｜GCML｜` marker and no blank line before the block"
     marker = "｜GCML｜"
     block_lead = ""
 

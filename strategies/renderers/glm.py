@@ -36,6 +36,10 @@ class Glm47Renderer(Renderer):
     """GLM-4.7's layout; the dialects of the same pairs set the attributes below."""
 
     dialect = "glm47"
+    layout = (
+        "reasoning (opened by the template), `</think>`, content, "
+        "`<tool_call>N<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` back to back"
+    )
     grammar = "xml"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The layout between the tags of a call, and between consecutive blocks.
@@ -94,6 +98,11 @@ class Glm47Renderer(Renderer):
 
 class Glm45Renderer(Glm47Renderer):
     dialect = "glm45"
+    layout = (
+        "`<think>…</think>`, content, "
+        "`<tool_call>N\\n<arg_key>K</arg_key>\\n<arg_value>V</arg_value>\\n</tool_call>` per "
+        "call, separated by `\\n`"
+    )
     reasoning_open = "<think>"
     line_break = "\n"
     name_break = "\n"

@@ -70,6 +70,12 @@ def _text_message(channel: str, text: str, end: str) -> list[str]:
 
 class GptOssRenderer(Renderer):
     dialect = "gpt_oss"
+    layout = (
+        "Harmony messages: `analysis` reasoning, `commentary` calls to `functions.N` ended by "
+        "`<|call|>`, a `commentary` preamble before calls, `final` content; the recipient "
+        "after the channel or in the header (variants `recipient-in-channel`, "
+        "`recipient-in-header`)"
+    )
     grammar = "harmony"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}

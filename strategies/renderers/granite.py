@@ -18,6 +18,7 @@ from .json_blocks import blocks, envelope, envelope_array
 
 class Granite4Renderer(Renderer):
     dialect = "granite4"
+    layout = "content, then hermes blocks, one per call, a newline between"
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
@@ -27,6 +28,7 @@ class Granite4Renderer(Renderer):
 
 class GraniteRenderer(Renderer):
     dialect = "granite"
+    layout = 'content, then `<|tool_call|>[{"name", "arguments"}, …]`, one array for every call'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
@@ -36,6 +38,7 @@ class GraniteRenderer(Renderer):
 
 class Granite20bFCRenderer(Renderer):
     dialect = "granite_20b_fc"
+    layout = 'content, then `<function_call> {"name", "arguments"}` per call, a space between'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

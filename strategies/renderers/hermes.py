@@ -25,6 +25,7 @@ from .json_blocks import blocks
 
 class Qwen25Renderer(Renderer):
     dialect = "qwen25"
+    layout = "content, hermes blocks"
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
@@ -34,6 +35,10 @@ class Qwen25Renderer(Renderer):
 
 class Qwen3Renderer(Qwen25Renderer):
     dialect = "qwen3"
+    layout = (
+        '`<think>…</think>`, content, `<tool_call>\\n{"name", "arguments"}\\n</tool_call>` '
+        "blocks separated by `\\n`"
+    )
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
@@ -45,10 +50,12 @@ class Qwen3Renderer(Qwen25Renderer):
 
 class TrinityRenderer(Qwen3Renderer):
     dialect = "trinity"
+    layout = "`<think>…</think>` by the model, content, hermes blocks"
 
 
 class HermesRenderer(Renderer):
     dialect = "hermes"
+    layout = "content, hermes blocks (Hermes 2/3's own template)"
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -23,6 +23,7 @@ from .glm import Glm47Renderer
 
 class Hy3Renderer(Glm47Renderer):
     dialect = "hy_v3"
+    layout = "reasoning, content, every call of a turn in one `<tool_calls>` block"
     reasoning_open = "<think>"
     open_tag = "<tool_calls>"
     close_tag = "</tool_calls>"
@@ -51,6 +52,7 @@ class Hy3Renderer(Glm47Renderer):
 
 class Hy4Renderer(Hy3Renderer):
     dialect = "hy_v4"
+    layout = "reasoning, content, every call of a turn in one `<tool_calls>` block"
     reasoning_open = ""
     line_break = ""
     name_end = ""

@@ -17,6 +17,10 @@ from .json_blocks import envelope_array
 
 class HunyuanA13BRenderer(Renderer):
     dialect = "hunyuan_a13b"
+    layout = (
+        "`<think>R</think>`, `<answer>` content with a `<tool_calls>[…]</tool_calls>` block "
+        "`</answer>`"
+    )
     grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

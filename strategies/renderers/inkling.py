@@ -32,6 +32,7 @@ def _text_block(text: str) -> str:
 
 class InklingRenderer(Renderer):
     dialect = "inkling"
+    layout = "one typed message block per part of the response (reasoning, content, each call)"
     grammar = "json"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -11,6 +11,7 @@ from .json_blocks import blocks
 
 class InternLMRenderer(Renderer):
     dialect = "internlm"
+    layout = 'content, `<|action_start|><|plugin|>\\n{"name", "parameters"}<|action_end|>`'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -24,6 +24,7 @@ from .glm import Glm47Renderer
 
 class IQuestQ1Renderer(Glm47Renderer):
     dialect = "iquest_q1"
+    layout = "reasoning, content, GLM-4.7's one-line pairs in `<iquest_tool_call>` blocks"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )

@@ -11,6 +11,9 @@ from .json_blocks import envelope_array
 
 class JambaRenderer(Renderer):
     dialect = "jamba"
+    layout = (
+        'content, `<tool_calls>[{"name", "arguments"}, …]</tool_calls>`, one block for every call'
+    )
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -17,6 +17,10 @@ from .hunyuan import Hy4Renderer
 
 class K2HorizonRenderer(Hy4Renderer):
     dialect = "k2_horizon"
+    layout = (
+        "reasoning, content, every call of a turn in one `<ifm|tool_calls>` block (typed "
+        "`<ifm|arg_type>`)"
+    )
     open_tag = "<ifm|tool_calls>"
     close_tag = "</ifm|tool_calls>"
     call_tags = ("<ifm|tool_call>", "</ifm|tool_call>")

@@ -44,6 +44,11 @@ def section(calls: Sequence[Call], first_index: int) -> str:
 
 class KimiK2Renderer(Renderer):
     dialect = "kimi_k2"
+    layout = (
+        "`<think>…</think>`, content, a `<|tool_calls_section_begin|>` section of "
+        "`functions.N:IDX<|tool_call_argument_begin|>{…}` calls (IDX counts the response's "
+        "calls)"
+    )
     grammar = "section"
     supports = frozenset({REASONING, REASONING_CALLS, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -34,6 +34,11 @@ def _escape(text: str) -> str:
 
 class KimiK3Renderer(Renderer):
     dialect = "kimi_k3"
+    layout = (
+        "reasoning (the template opened the think channel), `<|close|>think<|sep|>`, the "
+        "answer in `<|open|>response<|sep|>` … `<|close|>response<|sep|>`, one "
+        "`<|open|>tools<|sep|>` channel of `call` / typed `argument` elements"
+    )
     grammar = "dsml"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS})
     reasoning_close = "<|close|>think<|sep|>"

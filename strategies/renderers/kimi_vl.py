@@ -9,6 +9,7 @@ from . import REASONING, Renderer, register
 
 class KimiVlRenderer(Renderer):
     dialect = "kimi_vl"
+    layout = "`◁think▷…◁/think▷`, content"
     grammar = "reasoning"
     supports = frozenset({REASONING})
 

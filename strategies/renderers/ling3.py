@@ -19,6 +19,7 @@ from .glm import Glm47Renderer
 
 class Ling3Renderer(Glm47Renderer):
     dialect = "ling3"
+    layout = "reasoning (thinking mode only), content, GLM-4.7's one-line calls"
 
     def request(self, response: Response, tools: list[dict[str, Any]] | None) -> Request:
         """Thinking mode exactly when the response reasons (the template opens ``<think>``)."""

@@ -15,6 +15,10 @@ from .json_blocks import blocks
 
 class Llama3JsonRenderer(Renderer):
     dialect = "llama3_json"
+    layout = (
+        'content, `<|python_tag|>{"name", "parameters"}` per call (the engine does not '
+        "stream `<|eom_id|>`)"
+    )
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -11,6 +11,7 @@ from .json_blocks import blocks
 
 class LongcatRenderer(Renderer):
     dialect = "longcat"
+    layout = 'content, `<longcat_tool_call> {"name", "arguments"} </longcat_tool_call>` per call'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -15,6 +15,10 @@ from .qwen3_coder import Qwen35Renderer
 
 class MiMoRenderer(Qwen35Renderer):
     dialect = "mimo"
+    layout = (
+        "reasoning, content, Qwen3-Coder's blocks with values written inline "
+        "(`<parameter=K>V</parameter>`)"
+    )
     value_layout = ""
 
 

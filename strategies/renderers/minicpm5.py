@@ -28,6 +28,7 @@ def _param(key: str, value: Any) -> str:
 
 class MiniCPM5Renderer(Renderer):
     dialect = "minicpm5"
+    layout = 'content, `<function name="…"><param name="…">…</param></function>` per call'
     grammar = "xml"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -36,6 +36,11 @@ class MiniMaxM2Renderer(Renderer):
     """MiniMax-M2's layout; the dialects of the same invokes set the block's tags."""
 
     dialect = "minimax_m2"
+    layout = (
+        "reasoning (always: the template opened `<think>`), `</think>`, content, one "
+        '`<minimax:tool_call>` block of `<invoke name="N">` / `<parameter '
+        'name="K">V</parameter>` lines'
+    )
     grammar = "xml"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}

@@ -81,6 +81,12 @@ def _carried(value: Any, schema: Any) -> bool:
 
 class MiniMaxM3Renderer(Renderer):
     dialect = "minimax_m3"
+    layout = (
+        "`<mm:think>` reasoning `</mm:think>` (the model opens it: no thinking flag), content, "
+        'one `]<]minimax[>[<tool_call>` block of `<invoke name="N">` calls whose arguments '
+        "are elements named after their keys (`<item>` for list members, nested), nothing "
+        "between elements; every tag behind the `]<]minimax[>[` marker"
+    )
     grammar = "xml"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS})
     reasoning_open = "<mm:think>"

@@ -56,6 +56,11 @@ def blocks(calls: Sequence[Call], variant: str) -> str:
 
 class MistralRenderer(Renderer):
     dialect = "mistral"
+    layout = (
+        'content, then by variant `[TOOL_CALLS][{"name", "arguments"}, …]` (`array`), '
+        "`[TOOL_CALLS]N[ARGS]{…}` per call (`name-args`) or "
+        "`[TOOL_CALLS]N[CALL_ID]ID[ARGS]{…}` (`call-id`)"
+    )
     grammar = "mistral"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     variants = (ARRAY, NAME_ARGS, CALL_ID)

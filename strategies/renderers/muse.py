@@ -33,6 +33,12 @@ MARKERS = ("<|start|>", "<|message|>", "<|eom|>", "<|eot|>")
 
 class MuseRenderer(MiniMaxM2Renderer):
     dialect = "muse"
+    layout = (
+        "addressed messages: ` to=self` reasoning, one ` to=NAME.NAME` message per call with "
+        "an `<atem:function_calls>` block of one invoke (values typed and inline, as "
+        "MiniMax-M2's), ` to=user` content; `<|eom|>` ends every message but the last, "
+        "`<|eot|>`"
+    )
     grammar = "xml"
     open_tag = "<atem:function_calls>"
     close_tag = "</atem:function_calls>"
@@ -97,6 +103,10 @@ class MuseGlimmerRenderer(MuseRenderer):
     reasoning messages with a newline (so no reasoning follows a call in reasoning)."""
 
     dialect = "muse_glimmer"
+    layout = (
+        "as `muse`; a string that reads as JSON is not drawn (Glimmer decodes every value), "
+        "nor reasoning after a call (two reasoning messages read back joined by a newline)"
+    )
     supports = MuseRenderer.supports - {REASONING_TAIL}
 
     def fit_call(self, call: Call, parameters: Mapping[str, Any] | None) -> Call | None:

@@ -13,6 +13,7 @@ from .qwen3_coder import Qwen35Renderer
 
 class NanbeigeRenderer(Qwen35Renderer):
     dialect = "nanbeige"
+    layout = "reasoning (opened by the template), `</think>`, then as `qwen3_coder`"
 
 
 register(NanbeigeRenderer())

@@ -20,6 +20,10 @@ _CLOSE = "</function_calls>"
 
 class Olmo3Renderer(Renderer):
     dialect = "olmo3"
+    layout = (
+        "reasoning (opened by the template), `</think>`, content, `<function_calls>` with one "
+        "call literal per line"
+    )
     grammar = "pythonic"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -11,6 +11,7 @@ from .json_blocks import envelope_array
 
 class Phi4MiniJsonRenderer(Renderer):
     dialect = "phi4_mini_json"
+    layout = 'content, `functools[{"name", "arguments"}, …]`, one array for every call'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

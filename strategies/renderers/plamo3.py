@@ -33,6 +33,7 @@ END_THINK = "<|plamo:end_think:plamo|>"
 
 class Plamo3Renderer(Renderer):
     dialect = "plamo3"
+    layout = "content, a section of requests, each a name and a JSON object between their markers"
     grammar = "section"
     supports = frozenset({REASONING, CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

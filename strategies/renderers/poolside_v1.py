@@ -14,6 +14,7 @@ from .glm import Glm47Renderer
 
 class PoolsideV1Renderer(Glm47Renderer):
     dialect = "poolside_v1"
+    layout = "reasoning (opened by the template), content, GLM's pairs after a name line"
     line_break = "\n"
     name_break = "\n"
 

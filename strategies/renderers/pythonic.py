@@ -19,6 +19,10 @@ from .python_calls import call_literal, holds
 
 class PythonicRenderer(Renderer):
     dialect = "pythonic"
+    layout = (
+        "content, a bare list `[N(k=v, …), …]` of Python call literals (`repr` strings, "
+        "`True`/`None`), text after it"
+    )
     grammar = "pythonic"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The markers around the list ("" for a bare list).
@@ -39,12 +43,20 @@ class PythonicRenderer(Renderer):
 
 class Llama4PythonicRenderer(PythonicRenderer):
     dialect = "llama4_pythonic"
+    layout = (
+        "content, the list inside `<|python_start|>` … `<|python_end|>` / "
+        "`<|tool_call_start|>` … `<|tool_call_end|>`"
+    )
     open_tag = "<|python_start|>"
     close_tag = "<|python_end|>"
 
 
 class Lfm2Renderer(PythonicRenderer):
     dialect = "lfm2"
+    layout = (
+        "content, the list inside `<|python_start|>` … `<|python_end|>` / "
+        "`<|tool_call_start|>` … `<|tool_call_end|>`"
+    )
     open_tag = "<|tool_call_start|>"
     close_tag = "<|tool_call_end|>"
 

@@ -45,6 +45,12 @@ class Qwen3CoderRenderer(Renderer):
     """Qwen3-Coder's layout; the dialects of the same grammar set the attributes below."""
 
     dialect = "qwen3_coder"
+    layout = (
+        "content, "
+        "`<tool_call>\\n<function=N>\\n<parameter=K>\\nV\\n</parameter>"
+        "\\n</function>\\n</tool_call>` "
+        "per call, separated by `\\n`"
+    )
     grammar = "xml"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
     #: The block's tags.
@@ -80,6 +86,7 @@ class Qwen35Renderer(Qwen3CoderRenderer):
     (reasoning goes on after the block) and closes it."""
 
     dialect = "qwen35"
+    layout = "reasoning (the template opened `<think>`), `</think>`, then as `qwen3_coder`"
     supports = frozenset(
         {REASONING, REASONING_CALLS, REASONING_TAIL, CALLS, MULTIPLE_CALLS, CONTENT_TAIL}
     )
@@ -92,6 +99,7 @@ class Nemotron3Renderer(Qwen35Renderer):
     """NVIDIA Nemotron 3 writes Qwen3.5's text (its template opens ``<think>`` too)."""
 
     dialect = "nemotron3"
+    layout = "reasoning (the template opened `<think>`), `</think>`, then as `qwen3_coder`"
 
 
 class Granite42Renderer(Qwen35Renderer):
@@ -100,6 +108,10 @@ class Granite42Renderer(Qwen35Renderer):
     begins with a newline after reasoning does not read back."""
 
     dialect = "granite42"
+    layout = (
+        "as `nemotron3`, with the template's `</think>\\n` (the answer must not begin with a "
+        "newline: it would be layout)"
+    )
     reasoning_close = "</think>\n"
 
     def carries(self, response: Response) -> bool:

@@ -20,6 +20,10 @@ from .qwen3_coder import Qwen35Renderer
 
 class SeedOssRenderer(Qwen35Renderer):
     dialect = "seed_oss"
+    layout = (
+        "`<seed:think>…</seed:think>` by the model, content, Qwen3-Coder's layout in "
+        "`<seed:tool_call>` blocks"
+    )
     open_tag = "<seed:tool_call>"
     close_tag = "</seed:tool_call>"
     reasoning_open = "<seed:think>"

@@ -13,6 +13,7 @@ from .glm import Glm47Renderer
 
 class Spark25Renderer(Glm47Renderer):
     dialect = "spark25"
+    layout = "content, a name line, then GLM's pairs on one line; no reasoning channel"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 
     name_break = "\n"

@@ -21,6 +21,7 @@ from .minimax_m2 import MiniMaxM2Renderer
 
 class Step3Renderer(MiniMaxM2Renderer):
     dialect = "step3"
+    layout = "reasoning, content, every call of a turn in one section, each a `steptml` invoke"
     open_tag = "<｜tool_calls_begin｜>"
     close_tag = "<｜tool_calls_end｜>"
     invoke_tag = "steptml:invoke"

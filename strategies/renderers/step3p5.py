@@ -18,6 +18,7 @@ from .qwen3_coder import Qwen35Renderer
 
 class Step3p5Renderer(Qwen35Renderer):
     dialect = "step3p5"
+    layout = "reasoning (opened by the template), `</think>`, then as `qwen3_coder`"
 
     def render(self, response: Response, variant: str | None = None) -> str:
         if response.reasoning is None:  # the channel is always open: close it at once
@@ -27,6 +28,7 @@ class Step3p5Renderer(Qwen35Renderer):
 
 class Step5Renderer(Qwen35Renderer):
     dialect = "step5"
+    layout = "reasoning (opened by the template), `</think>`, then as `qwen3_coder`"
 
 
 register(Step3p5Renderer())

@@ -11,6 +11,7 @@ from .json_blocks import envelope_array
 
 class XlamRenderer(Renderer):
     dialect = "xlam"
+    layout = 'content, `[{"name", "arguments"}, …]`, a bare array for every call'
     grammar = "json"
     supports = frozenset({CALLS, MULTIPLE_CALLS, CONTENT_TAIL})
 

@@ -10,8 +10,8 @@ import zipfile
 import pytest
 
 from toolconform.harness.cli import main
-from toolconform.harness.fuzzing.families import target_names
 from toolconform.harness.fuzzing.fuzzers import findings_in
+from toolconform.harness.fuzzing.grammars import target_names
 
 from .. import fuzz_planted
 

@@ -29,7 +29,6 @@ from toolconform.harness.fuzzing.decoding import (
     FuzzInput,
     prefix_points,
 )
-from toolconform.harness.fuzzing.families import FAMILIES, RELEASE, family_of, target_names
 from toolconform.harness.fuzzing.fuzzers import (
     LibFuzzerRun,
     Progress,
@@ -37,6 +36,7 @@ from toolconform.harness.fuzzing.fuzzers import (
     parse_status,
     run_hypothesis,
 )
+from toolconform.harness.fuzzing.grammars import GRAMMARS, RELEASE, grammar_of, target_names
 from toolconform.harness.fuzzing.oracles import Finding, Policy, check, is_subsequence
 from toolconform.harness.fuzzing.provider import ByteProvider, ByteWriter
 from toolconform.harness.fuzzing.target import Target, build_target
@@ -55,7 +55,7 @@ from .. import fuzz_planted
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 REGRESSIONS = REPOSITORY / "fuzz" / "regressions"
-FAMILY_TARGETS = [name for name in target_names() if name in FAMILIES]
+FAMILY_TARGETS = [name for name in target_names() if name in GRAMMARS]
 
 
 def random_inputs(count: int, seed: int = 7, size: int = 400) -> list[bytes]:
@@ -165,12 +165,12 @@ def test_well_formed_inputs_know_their_calls(name):
         assert got == list(fuzz_input.expected_calls)
 
 
-def test_every_dialect_is_fuzzed_by_the_family_of_its_grammar():
-    """Families are derived from the renderers: no registered dialect is left out."""
-    members = [d for family in FAMILIES.values() for d in family.dialects]
+def test_every_dialect_is_fuzzed_by_the_target_of_its_grammar():
+    """Targets are derived from the renderers' grammars: no registered dialect is left out."""
+    members = [d for grammar in GRAMMARS.values() for d in grammar.dialects]
     assert sorted(members) == sorted(dialect_names())
-    assert family_of("deepseek_r1") is FAMILIES["reasoning"]
-    assert FAMILIES["ds2api"].dialects == ("ds2api",)
+    assert grammar_of("deepseek_r1") is GRAMMARS["reasoning"]
+    assert GRAMMARS["ds2api"].dialects == ("ds2api",)
     assert set(build_target("adapter").dialects) == set(dialect_names())
 
 
@@ -438,7 +438,7 @@ WELL_FORMED_CALL = 'Hi <tool_call>{"name": "x", "arguments": {}}</tool_call>'
 
 
 def planted_target(dialect: str) -> Target:
-    return Target("planted", (dialect,), FAMILIES["json"].fragments, load_in_process("reference"))
+    return Target("planted", (dialect,), GRAMMARS["json"].fragments, load_in_process("reference"))
 
 
 def test_planted_off_by_one_is_found_within_the_smoke_budget(tmp_path):

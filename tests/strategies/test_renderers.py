@@ -8,6 +8,7 @@ the ones it keeps do, and every layout variant is drawn.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis.errors import InvalidArgument
 
 from toolconform import strategies as tc
 from toolconform.harness.cases import Expectation, ExpectedCall
+from toolconform.harness.commands.dialects import PAGE_COMMAND, dialect_rows, dialects_markdown
 from toolconform.reference import Request, get_dialect
 
 TYPED = {
@@ -235,27 +237,71 @@ def test_newlines_alone_next_to_a_block_are_not_carried_by_hunyuan_a13b() -> Non
     assert renderer.carries(tc.Response(content="\n", content_tail="0"))  # no block: text
 
 
-def documented_dialects(
-    path: str, section: str, column: int, name: str = r"`([a-z0-9_]+)`"
-) -> set[str]:
-    """The names (backquoted, unless ``name`` says otherwise) in one column of the first
-    table after ``section``."""
-    text = (Path(__file__).resolve().parents[2] / path).read_text(encoding="utf-8")
-    table = text.split(section, 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
-    rows = ("|" + table).splitlines()[2:]
-    return {found for row in rows for found in re.findall(name, row.split("|")[column])}
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def test_the_dialects_page_is_the_registry() -> None:
+    """docs/dialects.md is what the bundles say of themselves: a new dialect's row comes from
+    its bundle, and a page left stale by a change to one fails here."""
+    page = (REPOSITORY / "docs/dialects.md").read_text(encoding="utf-8")
+    assert page == dialects_markdown(dialect_rows()), f"docs/dialects.md is stale: {PAGE_COMMAND}"
+
+
+def test_a_stale_dialects_page_is_seen() -> None:
+    """The page changes with what a renderer says of its dialect."""
+    rows = dialect_rows()
+    changed = [
+        dict(row, layout="something else") if row["dialect"] == "qwen3" else row for row in rows
+    ]
+    assert dialects_markdown(changed) != dialects_markdown(rows)
+
+
+def registered_in(module: Path) -> set[str]:
+    """The dialect names a module registers: the ``name=`` of its ``Dialect(…)`` calls, or the
+    ``dialect = …`` of its renderer classes."""
+    found = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Dialect":
+            found |= {k.value.value for k in node.keywords if k.arg == "name"}
+        elif isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+            "dialect"
+        ]:
+            found.add(node.value.value)
+    return found
+
+
+def test_every_dialect_is_one_bundle() -> None:
+    """A dialect's parser and renderer are the two modules of one name (its bundle): what
+    adding a dialect touches is that pair, its cases and its bindings."""
+    parsers = {p.stem: registered_in(p) for p in (REPOSITORY / "reference/dialects").glob("*.py")}
+    renderers = {
+        p.stem: registered_in(p) for p in (REPOSITORY / "strategies/renderers").glob("*.py")
+    }
+    rendered = {name: stem for stem, names in renderers.items() for name in names}
+    assert set(rendered) == set(tc.renderer_names())
+    assert {
+        name: (stem, rendered.get(name))
+        for stem, names in parsers.items()
+        for name in names
+        if rendered.get(name) != stem
+    } == {}
 
 
 @pytest.mark.parametrize(
-    ("path", "section", "column", "name"),
+    ("path", "section", "column"),
     [
-        ("README.md", "## Dialects", 2, r"`([a-z0-9_]+)`"),  # the wire format of each dialect
-        ("docs/strategies.md", "### Renderers", 1, r"`([a-z0-9_]+)`"),  # what its renderer writes
-        ("docs/fuzzing.md", "## Targets", 2, r"[a-z0-9_]+"),  # the fuzz family it falls in
+        ("README.md", "## Dialects", 1),  # the wire formats of each grammar
+        ("docs/fuzzing.md", "## Targets", 1),  # what the fuzzer holds each grammar to
     ],
 )
-def test_every_dialect_with_a_renderer_is_documented(
-    path: str, section: str, column: int, name: str
-) -> None:
-    """A new dialect's rows are among the places it touches: a missing one fails here."""
-    assert set(tc.renderer_names()) - documented_dialects(path, section, column, name) == set()
+def test_every_grammar_is_documented(path: str, section: str, column: int) -> None:
+    """A grammar, not a dialect, has a row in these tables: a dialect of a grammar that exists
+    touches neither."""
+    text = (REPOSITORY / path).read_text(encoding="utf-8")
+    table = text.split(section, 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    rows = ("|" + table).splitlines()[2:]
+    documented = {
+        name for row in rows for name in re.findall(r"`([a-z0-9_]+)`", row.split("|")[column])
+    }
+    grammars = {tc.get_renderer(name).grammar for name in tc.renderer_names()}
+    assert grammars - documented == set()

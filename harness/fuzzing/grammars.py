@@ -1,13 +1,14 @@
-"""Fuzz targets: dialect families, the fragments they are fuzzed with, and their policies.
+"""Fuzz targets: the grammars, the fragments their dialects are fuzzed with, and their policies.
 
-One target per family of wire formats that share a grammar (and so share the fragments
-worth splicing into an input): the JSON-envelope dialects, the section-token dialects,
-Mistral, Harmony, the XML-like dialects, DSML, ds2api, and the reasoning-only dialects. A
-family does not list its dialects: each dialect's renderer names its ``grammar``, and the
-family is every registered dialect of that grammar. So a new dialect is fuzzed as soon as
-its renderer lands, and a test fails when a dialect's grammar has no family.
+One target per *grammar*, a family of wire formats whose dialects share the fragments worth
+splicing into an input: the JSON-envelope dialects, the section-token dialects, Mistral,
+Harmony, the XML-like dialects, DSML, ds2api, Python call literals, and the reasoning-only
+dialects. A grammar does not list its dialects: each dialect's renderer names its
+``grammar``, and the target is every registered dialect of that grammar. So a new dialect
+is fuzzed as soon as its renderer lands, and a test fails when a dialect's grammar has no
+target.
 
-Each family also says what happens to a malformed tool block, since the two seeds differ:
+Each grammar also says what happens to a malformed tool block, since the two seeds differ:
 
 - ``DROP`` (seed 000): the tool parser consumes the block; an invalid block yields no call
   and its text is gone. What the fuzzer can hold it to: no call is invented (every name is
@@ -130,7 +131,7 @@ DRIFT = (
 )  # fmt: skip
 
 
-def grammar_of(dialect: str) -> str | None:
+def grammar_name(dialect: str) -> str | None:
     """The grammar a dialect's renderer declares (``None``: a dialect without a renderer,
     such as a test's private variant)."""
     try:
@@ -140,7 +141,7 @@ def grammar_of(dialect: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class Family:
+class Grammar:
     """One fuzz target: the grammar its dialects share, what it splices in, and its
     malformed-block policy. ``name`` is the grammar, as the renderers spell it."""
 
@@ -154,41 +155,41 @@ class Family:
         """The registered dialects of this grammar, by name."""
         rendered = set(renderer_names())
         return tuple(
-            name for name in dialect_names() if name in rendered and grammar_of(name) == self.name
+            name for name in dialect_names() if name in rendered and grammar_name(name) == self.name
         )
 
 
-FAMILIES: dict[str, Family] = {
-    family.name: family
-    for family in (
-        Family("json", "JSON envelopes in outer tags (hermes, InternLM, Llama 3)", _JSON),
-        Family("section", "section special tokens (DeepSeek V3/V3.1, Kimi K2)",
+GRAMMARS: dict[str, Grammar] = {
+    grammar.name: grammar
+    for grammar in (
+        Grammar("json", "JSON envelopes in outer tags (hermes, InternLM, Llama 3)", _JSON),
+        Grammar("section", "section special tokens (DeepSeek V3/V3.1, Kimi K2)",
                _JSON + _SECTION),
-        Family("mistral", "Mistral [TOOL_CALLS] lists and NAME[ARGS] calls", _JSON + _MISTRAL),
-        Family("harmony", "OpenAI Harmony channels (gpt-oss)", _JSON + _HARMONY),
-        Family("xml", "XML-like tool blocks (Qwen3-Coder, Qwen3.5, GLM-4.5/4.7, MiniMax-M2)",
+        Grammar("mistral", "Mistral [TOOL_CALLS] lists and NAME[ARGS] calls", _JSON + _MISTRAL),
+        Grammar("harmony", "OpenAI Harmony channels (gpt-oss)", _JSON + _HARMONY),
+        Grammar("xml", "XML-like tool blocks (Qwen3-Coder, Qwen3.5, GLM-4.5/4.7, MiniMax-M2)",
                _XML + _JSON[:12]),
-        Family("dsml", "DSML tool blocks (DeepSeek V3.2, V4)", _DSML + _XML + _JSON[:12]),
-        Family("ds2api", "ds2api: drift-tolerant DSML and XML wrappers (seed 003)",
+        Grammar("dsml", "DSML tool blocks (DeepSeek V3.2, V4)", _DSML + _XML + _JSON[:12]),
+        Grammar("ds2api", "ds2api: drift-tolerant DSML and XML wrappers (seed 003)",
                _DSML + _XML + _MARKDOWN + _JSON[:12], invalid_policy=RELEASE),
-        Family("pythonic", "Python call literals and Gemma's call:NAME{…} (Llama 3.2/4, LFM2, "
+        Grammar("pythonic", "Python call literals and Gemma's call:NAME{…} (Llama 3.2/4, LFM2, "
                "OLMo 3, FunctionGemma, Gemma 4)", _PYTHON + _JSON[:12] + _REASONING),
-        Family("reasoning", "reasoning channels without tool calls (DeepSeek-R1)",
+        Grammar("reasoning", "reasoning channels without tool calls (DeepSeek-R1)",
                _REASONING + _MARKDOWN),
     )
 }  # fmt: skip
 
 #: The generic target: every registered dialect an adapter supports, every fragment.
 ADAPTER_TARGET = "adapter"
-ALL_FRAGMENTS = tuple(dict.fromkeys(f for family in FAMILIES.values() for f in family.fragments))
+ALL_FRAGMENTS = tuple(dict.fromkeys(f for grammar in GRAMMARS.values() for f in grammar.fragments))
 
 
-def family_of(dialect: str) -> Family | None:
-    """The family a dialect belongs to (its malformed-block policy), if any."""
-    grammar = grammar_of(dialect)
-    return FAMILIES.get(grammar) if grammar is not None else None
+def grammar_of(dialect: str) -> Grammar | None:
+    """The grammar a dialect belongs to (its fragments, its malformed-block policy), if any."""
+    name = grammar_name(dialect)
+    return GRAMMARS.get(name) if name is not None else None
 
 
 def target_names() -> list[str]:
     """Targets that have at least one registered dialect, then the generic adapter target."""
-    return [name for name, family in FAMILIES.items() if family.dialects] + [ADAPTER_TARGET]
+    return [name for name, grammar in GRAMMARS.items() if grammar.dialects] + [ADAPTER_TARGET]

@@ -25,7 +25,7 @@ from typing import Any
 from ..reference import Dialect, FinalResult, Request
 from . import json_values
 from .cases import Case, Expectation, ExpectedCall, call_differences, differences
-from .chunkings import LENGTH, ROBUSTNESS_TIER, TOKEN_TIER, Chunking
+from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking, Ending
 from .events import (
     CALL_ARGS,
     CALL_BEGIN,
@@ -247,7 +247,7 @@ FINISH_REASON = "result.finish-reason"
 def _reports_finish_reason(judged: Judged) -> bool:
     """A run cut at ``max_tokens`` (only adapters that model the serving layer declare that
     ending), or one whose adapter reported a finish reason."""
-    return judged.run.chunking.ending == LENGTH or any(
+    return judged.run.chunking.ending == Ending.LENGTH or any(
         event.kind == FINISH for event in judged.events
     )
 
@@ -274,7 +274,7 @@ def _finish_reason(judged: Judged) -> str | None:
     position, reason = reported[0]
     if position != last:
         return f"finish_reason {reason!r} at chunk {position}, before the end of the stream"
-    if run.chunking.ending == LENGTH:
+    if run.chunking.ending == Ending.LENGTH:
         allowed = ("length",)
     elif judged.result.calls:
         named = isinstance(judged.context.case.request.get("tool_choice"), dict)
@@ -284,7 +284,7 @@ def _finish_reason(judged: Judged) -> str | None:
     if reason not in allowed:
         why = (
             "the stream was cut at max_tokens"
-            if run.chunking.ending == LENGTH
+            if run.chunking.ending == Ending.LENGTH
             else f"the stream stopped with {len(judged.result.calls)} call(s)"
         )
         return f"finish_reason {reason!r}, expected {' or '.join(map(repr, allowed))}: {why}"

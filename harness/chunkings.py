@@ -26,6 +26,29 @@ TOKEN_TIER = "token"
 ROBUSTNESS_TIER = "robustness"
 
 
+class Ending(StrEnum):
+    """How a stream ends, as adapters declare it (``endings``) and a chunking records it.
+
+    ``step``: after the last chunk, a separate step with no text (``finish()``).
+    ``with-last-chunk``: the last chunk comes with the end of the stream (``finish(text,
+    token_ids)``), as servers send ``finish_reason`` on the chunk that carries the last text;
+    a parser that flushes its state before it reads that text loses it. ``length``: the same,
+    with ``finish_reason`` ``length`` (``finish(text, token_ids, finish_reason="length")``):
+    the server cut the output at ``max_tokens``, perhaps inside a call; for adapters that
+    model the serving layer and report the client's finish reason, which must then say
+    ``length`` (seed 000 Response Parser: only a final ``stop`` becomes ``tool_calls``).
+    The two endings other than ``step`` are chunking families too: their runs are labelled
+    by them."""
+
+    STEP = "step"
+    WITH_LAST_CHUNK = "with-last-chunk"
+    LENGTH = "length"
+
+
+#: Every ending, ``step`` first (every adapter supports it).
+ENDINGS = tuple(Ending)
+
+
 class Family(StrEnum):
     """The kinds of chunking: one spelling in code, on the command line (``certify``'s
     families, ``parse --chunking``, ``bench``), in reports and in docs. A chunking's label
@@ -35,9 +58,9 @@ class Family(StrEnum):
     #: The whole output in one chunk.
     WHOLE = "whole"
     #: The whole output, or one token per chunk, the last chunk given to finish.
-    WITH_LAST_CHUNK = "with-last-chunk"
+    WITH_LAST_CHUNK = Ending.WITH_LAST_CHUNK.value
     #: The same, cut at ``max_tokens``: finish says ``length``.
-    LENGTH = "length"
+    LENGTH = Ending.LENGTH.value
     #: Every two-way split at a token boundary (or, in the robustness tier, any character).
     TWO_WAY = "two-way"
     #: One token per chunk (``pieces×4``: four tokens per chunk, in the throughput report).
@@ -82,21 +105,8 @@ def labelled(family: str, suffix: object) -> str:
     return f"{family}:{suffix}"
 
 
-#: How a stream ends. ``step``: after the last chunk, a separate step with no text
-#: (``finish()``). ``with-last-chunk``: the last chunk comes with the end of the stream
-#: (``finish(text, token_ids)``), as servers send ``finish_reason`` on the chunk that carries
-#: the last text; a parser that flushes its state before it reads that text loses it.
-#: ``length``: the same, with ``finish_reason`` ``length`` (``finish(text, token_ids,
-#: finish_reason="length")``): the server cut the output at ``max_tokens``, perhaps inside a
-#: call; for adapters that model the serving layer and report the client's finish reason,
-#: which must then say ``length`` (seed 000 Response Parser: only a final ``stop`` becomes
-#: ``tool_calls``).
-STEP = "step"
-WITH_LAST_CHUNK = "with-last-chunk"
-LENGTH = "length"
-ENDINGS = (STEP, WITH_LAST_CHUNK, LENGTH)
 #: The engine's reason an ending tells finish, where it is not the default ``stop``.
-FINISH_REASONS = {LENGTH: "length"}
+FINISH_REASONS = {Ending.LENGTH: "length"}
 
 
 class Piece(NamedTuple):
@@ -119,7 +129,7 @@ class Chunking:
     tier: str = TOKEN_TIER
     tokenizer: str | None = None
     #: How the stream ends (``ENDINGS``).
-    ending: str = STEP
+    ending: str = Ending.STEP
 
     @property
     def cuts(self) -> int:
@@ -128,7 +138,7 @@ class Chunking:
     @property
     def fed(self) -> int:
         """How many chunks go through ``feed``: all but the last when it comes with finish."""
-        return len(self.chunks) - (self.ending != STEP)
+        return len(self.chunks) - (self.ending != Ending.STEP)
 
     @property
     def finish_reason(self) -> str | None:
@@ -313,7 +323,7 @@ def token_chunkings(
     source: BoundarySource,
     budget: Budget,
     seed: int,
-    endings: Sequence[str] = (STEP,),
+    endings: Sequence[str] = (Ending.STEP,),
 ) -> Iterator[Chunking]:
     """Whole, every piece, two-way splits and random groupings of an output split by one
     boundary source (``pieces``: ``source.split``, done once by the caller — tokenizing
@@ -328,7 +338,7 @@ def token_chunkings(
     whole = merge(pieces, Family.WHOLE, [len(pieces)], source)
     yield whole
     text = whole.chunks[0]
-    last_endings = [ending for ending in endings if ending != STEP] if text else []
+    last_endings = [ending for ending in endings if ending != Ending.STEP] if text else []
     for ending in last_endings:
         yield replace(whole, family=labelled(Family(ending), label), ending=ending)
     positions = list(range(1, len(pieces)))

@@ -56,12 +56,12 @@ from .checks import (
     verdicts,
 )
 from .chunkings import (
-    STEP,
     TOKEN_TIER,
     BoundarySource,
     Budget,
     Chunking,
     ChunkingModel,
+    Ending,
     Family,
     Piece,
     char_chunkings,
@@ -165,7 +165,7 @@ class Failure:
                 None,
                 chunking["tier"],
                 chunking.get("tokenizer"),
-                chunking.get("ending", STEP),
+                chunking.get("ending", Ending.STEP),
             ),
             expected=data.get("expected"),
             actual=data.get("actual"),
@@ -371,7 +371,7 @@ def _feed_remote(
     events: list[list[Any]] = []
     run = Run(chunking, events)
     payload: dict[str, Any] = {"chunks": list(chunking.chunks)}
-    if chunking.ending != STEP:
+    if chunking.ending != Ending.STEP:
         payload["ending"] = chunking.ending
     if chunking.token_ids is not None:
         payload["token_ids"] = [list(ids) for ids in chunking.token_ids]

@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import __version__
 from .checks import CERTIFIED, MAY
-from .chunkings import STEP, ChunkingModel
+from .chunkings import ChunkingModel, Ending
 from .errors import UsageError
 from .execution import ADAPTER, CaseResult, Failure
 from .expectations import Expectations, KnownFailure, fingerprint
@@ -57,7 +57,7 @@ class Coverage:
     #: How the runs' streams ended (``chunkings.ENDINGS``): ``with-last-chunk`` only when
     #: the adapter takes the last chunk with finish, ``length`` when it also reports the
     #: client's finish reason (a serving layer).
-    endings: tuple[str, ...] = (STEP,)
+    endings: tuple[str, ...] = (Ending.STEP,)
 
 
 @dataclass

@@ -11,7 +11,7 @@ import html
 import json
 from typing import Any
 
-from .chunkings import LENGTH, STEP, WITH_LAST_CHUNK
+from .chunkings import Ending
 
 LEVEL_ORDER = {"must": 0, "should": 1, "may": 2}
 MAX_FAILURES_SHOWN = 200
@@ -295,15 +295,15 @@ def render_markdown(report: dict[str, Any]) -> str:
 def ending_note(report: dict[str, Any]) -> str:
     """How the runs' streams ended: a parser never given its last chunk with finish was
     not shown to keep that chunk's text when a server sends ``finish_reason`` with it."""
-    endings = (report.get("coverage") or {}).get("endings") or [STEP]
-    if LENGTH in endings:
+    endings = (report.get("coverage") or {}).get("endings") or [Ending.STEP]
+    if Ending.LENGTH in endings:
         return (
             "End of stream: after the last chunk, a separate step; in the `with-last-chunk` "
             "chunkings, the last chunk given with finish; in the `length` chunkings, the "
             "output cut at max_tokens (finish_reason `length`), the finish reason the "
             "adapter reports checked (`result.finish-reason`)."
         )
-    if WITH_LAST_CHUNK in endings:
+    if Ending.WITH_LAST_CHUNK in endings:
         return (
             "End of stream: after the last chunk, a separate step; and, in the "
             "`with-last-chunk` chunkings, the last chunk given with finish. The adapter "

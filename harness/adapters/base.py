@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..chunkings import ENDINGS, STEP
+from ..chunkings import ENDINGS, Ending
 from ..events import Event, Normalizer
 
 
@@ -72,7 +72,7 @@ class Adapter:
     #: Whether the parser runs in this process (its CPU time is then measurable here).
     in_process: bool = True
     #: How its streams may end (``chunkings.ENDINGS``): ``step`` always.
-    endings: tuple[str, ...] = (STEP,)
+    endings: tuple[str, ...] = (Ending.STEP,)
 
     @classmethod
     def from_factory(cls, spec: str, factory: Callable[..., Session]) -> Adapter:
@@ -81,7 +81,7 @@ class Adapter:
             dialects = {name: name for name in dialects}
         implementation = dict(getattr(factory, "implementation", None) or {})
         implementation.setdefault("name", spec)
-        endings = tuple(getattr(factory, "endings", None) or (STEP,))
+        endings = tuple(getattr(factory, "endings", None) or (Ending.STEP,))
         unknown = sorted(set(endings) - set(ENDINGS))
         if unknown:
             raise AdapterError(f"{spec}: unknown endings {unknown} (known: {', '.join(ENDINGS)})")
@@ -92,7 +92,7 @@ class Adapter:
             dialects=dict(dialects) if dialects is not None else None,
             output_mode=getattr(factory, "output_mode", "deltas"),
             in_process=getattr(factory, "in_process", True),
-            endings=tuple(dict.fromkeys((STEP, *endings))),
+            endings=tuple(dict.fromkeys((Ending.STEP, *endings))),
         )
 
     def supports(self, dialect: str) -> bool:

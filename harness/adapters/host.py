@@ -188,7 +188,7 @@ class Host:
         feed_timeout: float | None,
         budget: float | None,
     ) -> dict[str, Any]:
-        from ..chunkings import FINISH_REASONS, STEP
+        from ..chunkings import FINISH_REASONS, Ending
         from . import SessionSkipped
         from .base import end_session
 
@@ -206,8 +206,8 @@ class Host:
                 limit.since = None
                 opened = True
                 chunks = chunking["chunks"]
-                ending = chunking.get("ending", STEP)
-                with_last = ending != STEP and bool(chunks)
+                ending = chunking.get("ending", Ending.STEP)
+                with_last = ending != Ending.STEP and bool(chunks)
                 fed = len(chunks) - with_last
                 for position, chunk in enumerate(chunks[:fed]):
                     now = time.perf_counter_ns()

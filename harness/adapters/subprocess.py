@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import __version__
-from ..chunkings import STEP
+from ..chunkings import Ending
 from ..events import AdapterOutputError
 from ..processes import cpu_seconds, kill_tree, reset_peak, resident_bytes
 from ..protocol import PROTOCOL_VERSION, problems
@@ -351,7 +351,7 @@ class SubprocessFactory:
         }
         self.output_mode = self.hello.get("output_mode", "deltas")
         self.capabilities = dict(self.hello.get("capabilities") or {})
-        self.endings = tuple(self.capabilities.get("endings") or (STEP,))
+        self.endings = tuple(self.capabilities.get("endings") or (Ending.STEP,))
 
     def _ensure(self) -> _Process:
         if self._process is not None and self._process.popen.poll() is None:

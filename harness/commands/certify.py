@@ -31,7 +31,7 @@ from rich.text import Text
 from ..adapters import AdapterError, load_adapter
 from ..adapters.subprocess import Launch, hash_seed, other_hash_seeds, sandbox_available
 from ..cases import KINDS, Case, builtin_corpus
-from ..chunkings import STEP, ChunkingModel, chunking_model
+from ..chunkings import ChunkingModel, Ending, chunking_model
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
 from ..execution import CaseResult, Failure
@@ -424,7 +424,7 @@ def _merge(args: argparse.Namespace) -> int:
                 if cell.get("chunking")
             },
             allow_skips=coverage["allow_skips"],
-            endings=tuple(coverage.get("endings") or (STEP,)),
+            endings=tuple(coverage.get("endings") or (Ending.STEP,)),
         ),
         warnings=list(dict.fromkeys(w for data in shards for w in data["warnings"])),
         isolation=first["isolation"],

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Protocol
 
-from ..chunkings import LENGTH, STEP, WITH_LAST_CHUNK
+from ..chunkings import Ending
 
 
 class EngineSession(Protocol):
@@ -104,7 +104,11 @@ class EngineFactory:
         api: str = "",
         reports_finish_reason: bool = False,
     ) -> None:
-        self.endings = (STEP, WITH_LAST_CHUNK, *((LENGTH,) if reports_finish_reason else ()))
+        self.endings = (
+            Ending.STEP,
+            Ending.WITH_LAST_CHUNK,
+            *((Ending.LENGTH,) if reports_finish_reason else ()),
+        )
         self.engine = engine
         #: ``{our dialect name: how it maps onto the engine's parser names}``.
         self.dialects = dict(dialects)

@@ -244,6 +244,8 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _certify(args: argparse.Namespace) -> int:
+    """The run, in its phases: launch the adapter program once for what it declares, plan the
+    cases against the expectations, run them in the pool, classify, and publish."""
     if args.merge:
         return _merge(args)
     # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
@@ -251,21 +253,7 @@ def _certify(args: argparse.Namespace) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
     _check_options(args)
     corpus_path = (args.corpus or builtin_corpus()).resolve()
-    launch = Launch(
-        memory_limit=int(args.memory_limit * 2**30) or None,
-        output_limit=int(args.output_limit * 2**20),
-        sandbox=args.sandbox,
-        hidden=tuple(
-            str(path)
-            for path in (
-                corpus_path.parent,
-                builtin_corpus().parent.parent,  # the corpus package: case files too
-                args.expectations,
-                args.report,
-            )
-            if path is not None
-        ),
-    )
+    launch = _launch(args, corpus_path)
     try:
         adapter = load_adapter(args.adapter, launch)
     except AdapterError as error:
@@ -306,35 +294,10 @@ def _certify(args: argparse.Namespace) -> int:
         if not model.families:
             warnings.append(f"{model.dialect}: cut with the {model.describe()}")
 
-    report = Report(
-        adapter=args.adapter,
-        implementation=implementation,
-        mode=args.mode,
-        corpus=corpus_identity(corpus_path),
-        started=_dt.datetime.now(_dt.UTC),
-        coverage=Coverage(
-            selected=tuple(args.dialect) if args.dialect else None,
-            unsupported=tuple(sorted(planned.unsupported)),
-            chunking=models,
-            allow_skips=args.allow_skips,
-            endings=adapter.endings,
-        ),
-        warnings=warnings,
-        isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
-        shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else None,
-        identity=adapter_identity(args.adapter, implementation),
-        options={
-            "generated": generated,
-            "robustness": args.robustness,
-            "feed_timeout": args.feed_timeout,
-            "case_timeout": args.case_timeout,
-            "allow_skips": args.allow_skips,
-            "output_limit_mib": args.output_limit,
-            "memory_limit_gib": args.memory_limit,
-            "hash_seed": launch.hash_seed,
-            "other_hash_seeds": list(other_hash_seeds(launch.hash_seed)),
-        },
-    )
+    report = _new_report(args, corpus_path, launch, implementation, adapter.endings, generated)
+    report.coverage.unsupported = tuple(sorted(planned.unsupported))
+    report.coverage.chunking = models
+    report.warnings.extend(warnings)
     for warning in warnings:
         err.print(f"warning: {warning}", markup=False)
     report.results.extend(planned.skipped)
@@ -353,25 +316,99 @@ def _certify(args: argparse.Namespace) -> int:
     report.results.sort(key=lambda result: result.case)
     report.classify(expectations)
     if args.update_expectations:
-        meta = {
-            **expectations.meta,
-            "implementation": implementation.get("name", args.adapter),
-            "version": implementation.get("version") or "",
-            "adapter": args.adapter,
-        }
         covered = {result.case for result in report.ran}
         covered |= planned.vanished(entry.case for entry in expectations.known)
-        gating = [f for f in report.failures if f.level != "may"]
-        write_expectations(args.expectations, meta, gating, expectations, covered)
+        _update_expectations(args, report, implementation, expectations, covered)
         err.print(f"expectations written to {args.expectations}", markup=False)
         # The report shows the run against the file as it now is.
         report.classify(Expectations.load(args.expectations, (case.id for case in all_cases)))
     options = _reproduce_options(args, generated)
     for failure in report.failures:
         failure.reproduce = reproduce_command(args.adapter, failure, options)
-    data = report.to_json()
-    _summary(out, data, report)
+    _summary(out, report.to_json(), report)
+    _publish(args, report, err)
+    return 0 if report.passed else 1
 
+
+def _launch(args: argparse.Namespace, corpus_path: Path) -> Launch:
+    """How adapter programs start: their limits, and the paths they must not see (the corpus
+    with its expected answers, the expectations file, the report)."""
+    return Launch(
+        memory_limit=int(args.memory_limit * 2**30) or None,
+        output_limit=int(args.output_limit * 2**20),
+        sandbox=args.sandbox,
+        hidden=tuple(
+            str(path)
+            for path in (
+                corpus_path.parent,
+                builtin_corpus().parent.parent,  # the corpus package: case files too
+                args.expectations,
+                args.report,
+            )
+            if path is not None
+        ),
+    )
+
+
+def _new_report(
+    args: argparse.Namespace,
+    corpus_path: Path,
+    launch: Launch,
+    implementation: dict,
+    endings: tuple[str, ...],
+    generated: int,
+) -> Report:
+    """The report of this run before any case ran: what was asked, of which program, how
+    (``certify`` adds what the plan found: unsupported dialects, chunking models, warnings)."""
+    return Report(
+        adapter=args.adapter,
+        implementation=implementation,
+        mode=args.mode,
+        corpus=corpus_identity(corpus_path),
+        started=_dt.datetime.now(_dt.UTC),
+        coverage=Coverage(
+            selected=tuple(args.dialect) if args.dialect else None,
+            allow_skips=args.allow_skips,
+            endings=endings,
+        ),
+        isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
+        shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else None,
+        identity=adapter_identity(args.adapter, implementation),
+        options={
+            "generated": generated,
+            "robustness": args.robustness,
+            "feed_timeout": args.feed_timeout,
+            "case_timeout": args.case_timeout,
+            "allow_skips": args.allow_skips,
+            "output_limit_mib": args.output_limit,
+            "memory_limit_gib": args.memory_limit,
+            "hash_seed": launch.hash_seed,
+            "other_hash_seeds": list(other_hash_seeds(launch.hash_seed)),
+        },
+    )
+
+
+def _update_expectations(
+    args: argparse.Namespace,
+    report: Report,
+    implementation: dict,
+    expectations: Expectations,
+    covered: set[str],
+) -> None:
+    """Write the run's gating failures as the implementation's known failures, keeping the
+    entries of cases this run did not cover."""
+    meta = {
+        **expectations.meta,
+        "implementation": implementation.get("name", args.adapter),
+        "version": implementation.get("version") or "",
+        "adapter": args.adapter,
+    }
+    gating = [f for f in report.failures if f.level != "may"]
+    write_expectations(args.expectations, meta, gating, expectations, covered)
+
+
+def _publish(args: argparse.Namespace, report: Report, err: Console) -> None:
+    """Write the JUnit file and the report, once nothing an adapter started is left."""
     json_text = report_json_text(report)
     kill_strays()  # nothing an adapter left behind may write after this
     if args.junit:
@@ -383,7 +420,6 @@ def _certify(args: argparse.Namespace) -> int:
             f"report written to {args.report}/ (report.json, report.md, report.html, badge.svg)",
             markup=False,
         )
-    return 0 if report.passed else 1
 
 
 def _merge(args: argparse.Namespace) -> int:

@@ -318,6 +318,20 @@ MUTANTS = [
         "qwen25",
     ),
     Mutant(
+        "json-string-fast-path-ignores-escapes",
+        "json_tool_parser.py",
+        """and '"' not in text and "\\\\" not in text:""",
+        """and '"' not in text:""",
+        "hermes",  # cut at every character: a chunk ends after a backslash
+    ),
+    Mutant(
+        "json-string-fast-path-ignores-quotes",
+        "json_tool_parser.py",
+        """and '"' not in text and "\\\\" not in text:""",
+        """and "\\\\" not in text:""",
+        "qwen25",
+    ),
+    Mutant(
         "json-list-envelopes-one-call",
         "json_tool_parser.py",
         "        self._finish_call(deltas)\n        self._phase = _START\n        return False",

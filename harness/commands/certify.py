@@ -294,10 +294,17 @@ def _certify(args: argparse.Namespace) -> int:
         if not model.families:
             warnings.append(f"{model.dialect}: cut with the {model.describe()}")
 
-    report = _new_report(args, corpus_path, launch, implementation, adapter.endings, generated)
-    report.coverage.unsupported = tuple(sorted(planned.unsupported))
-    report.coverage.chunking = models
-    report.warnings.extend(warnings)
+    report = _new_report(
+        args,
+        corpus_path,
+        launch,
+        implementation,
+        adapter.endings,
+        generated=generated,
+        unsupported=tuple(sorted(planned.unsupported)),
+        chunking=models,
+        warnings=warnings,
+    )
     for warning in warnings:
         err.print(f"warning: {warning}", markup=False)
     report.results.extend(planned.skipped)
@@ -356,10 +363,14 @@ def _new_report(
     launch: Launch,
     implementation: dict,
     endings: tuple[str, ...],
+    *,
     generated: int,
+    unsupported: tuple[str, ...],
+    chunking: dict[str, ChunkingModel],
+    warnings: list[str],
 ) -> Report:
-    """The report of this run before any case ran: what was asked, of which program, how
-    (``certify`` adds what the plan found: unsupported dialects, chunking models, warnings)."""
+    """The report of this run before any case ran: what was asked, of which program, how,
+    and what the plan found (dialects the adapter does not declare, how each is cut)."""
     return Report(
         adapter=args.adapter,
         implementation=implementation,
@@ -368,9 +379,12 @@ def _new_report(
         started=_dt.datetime.now(_dt.UTC),
         coverage=Coverage(
             selected=tuple(args.dialect) if args.dialect else None,
+            unsupported=unsupported,
+            chunking=chunking,
             allow_skips=args.allow_skips,
             endings=endings,
         ),
+        warnings=warnings,
         isolation=SANDBOXED if args.sandbox else SELF_ATTESTED,
         shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else None,
         identity=adapter_identity(args.adapter, implementation),

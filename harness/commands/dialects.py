@@ -117,7 +117,11 @@ def dialects_markdown(rows: list[dict[str, Any]]) -> str:
                 if known.invalid_policy == RELEASE
                 else "dropped (seed 000)"
             )
-            lines += [f"Fuzz target `{grammar}`; a malformed block is {fate}.", ""]
+            blocks = any("calls" in row.get("supports", ()) for row in members)
+            fuzzed = f"Fuzz target `{grammar}`" + (
+                f"; a malformed block is {fate}." if blocks else " (no tool blocks)."
+            )
+            lines += [fuzzed, ""]
         lines += [
             "| dialect | model and format | what the model writes | a response may contain "
             "| tokenizer families | bundle |",

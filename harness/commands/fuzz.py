@@ -76,7 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     run_parser.add_argument(
         "--runs",
         type=int,
-        help="stop after this many executions (atheris; --seconds stays a cap): with --seed, "
+        help="stop after this many executions (--seconds stays a cap): with --seed, "
         "the same inputs on any machine, as CI's smoke run",
     )
     run_parser.set_defaults(run=_run)
@@ -123,8 +123,6 @@ def _run(args: argparse.Namespace) -> int:
     target = build_target(args.target)
     workdir = args.workdir or Path(".toolconform-fuzz") / args.target
     fuzzer = _fuzzer(args.fuzzer)
-    if args.runs is not None and fuzzer != "atheris":
-        raise UsageError("--runs counts libFuzzer's executions: it needs the atheris fuzzer")
     console = Console(stderr=True, soft_wrap=True, highlight=False)
     stop = "collecting every distinct failure" if args.keep_going else "until the first failure"
     length = (
@@ -238,6 +236,7 @@ def _run_hypothesis(target, workdir: Path, args: argparse.Namespace, console: Co
             seed=args.seed or 0,
             seeds=list(seed_inputs(target).values()),
             stop_after=None if args.keep_going else 1,
+            runs=args.runs,
             keep=lambda path: findings.add(path) is not None,
         )
 

@@ -441,11 +441,24 @@ def planted_target(dialect: str) -> Target:
     return Target("planted", (dialect,), GRAMMARS["json"].fragments, load_in_process("reference"))
 
 
+#: The runs (executions) a planted bug must be found within (the off-by-one takes about a hundred,
+#: the quadratic parser about 450, from seed 0), and a time cap no run reaches. A budget of
+#: executions, not seconds: the same inputs on every machine, however loaded (a 3-second
+#: control run once reached fewer than a hundred inputs beside other tests).
+BUDGET = 2_000
+CAP = 600
+
+
 def test_planted_off_by_one_is_found_within_the_smoke_budget(tmp_path):
-    """A copy of a dialect whose pending suffix is one character short: found in seconds;
-    the same dialect without the bug passes the same run."""
+    """A copy of a dialect whose pending suffix is one character short: found in a few
+    hundred inputs; the same dialect without the bug passes the same run."""
     found = run_hypothesis(
-        planted_target(fuzz_planted.PLANTED), 20, tmp_path / "bug", lambda p: None, stop_after=1
+        planted_target(fuzz_planted.PLANTED),
+        CAP,
+        tmp_path / "bug",
+        lambda p: None,
+        stop_after=1,
+        runs=BUDGET,
     )
     assert found.findings, f"not found in {found.execs} inputs"
     checks = set()
@@ -455,9 +468,10 @@ def test_planted_off_by_one_is_found_within_the_smoke_budget(tmp_path):
         checks.add(raised.value.check)
     assert checks & {"result.chunking-invariant", "fuzz.no-invented-text"}
     control = run_hypothesis(
-        planted_target(fuzz_planted.CONTROL), 3, tmp_path / "control", lambda p: None
-    )
-    assert control.execs > 100 and not control.findings
+        planted_target(fuzz_planted.CONTROL), CAP, tmp_path / "control", lambda p: None,
+        runs=found.execs,
+    )  # fmt: skip
+    assert control.execs == found.execs and not control.findings
 
 
 def test_planted_off_by_one_is_found_by_libfuzzer_through_the_adapter_target(tmp_path, monkeypatch):
@@ -486,7 +500,7 @@ def test_planted_quadratic_parser_is_found_by_the_sampled_linear_time_oracle(tmp
     and the fuzzing loop runs it on a sample of the inputs. Still found within the smoke
     budget; the cheap oracles alone pass the same input."""
     target = planted_target(fuzz_planted.QUADRATIC)
-    found = run_hypothesis(target, 30, tmp_path / "bug", lambda p: None, stop_after=1)
+    found = run_hypothesis(target, CAP, tmp_path / "bug", lambda p: None, stop_after=1, runs=BUDGET)
     assert found.findings, f"not found in {found.execs} inputs"
     data = found.findings[0].read_bytes()
     fuzz_input = target.decode(data)
@@ -591,7 +605,9 @@ def test_planted_quadratic_parser_is_found_by_libfuzzer_and_the_coverage_judge(
 
 def test_triage_minimises_a_planted_finding_into_a_corpus_case(tmp_path):
     target = planted_target(fuzz_planted.PLANTED)
-    run = run_hypothesis(target, 20, tmp_path / "artifacts", lambda p: None, stop_after=1)
+    run = run_hypothesis(
+        target, CAP, tmp_path / "artifacts", lambda p: None, stop_after=1, runs=BUDGET
+    )
     assert run.findings
     data = run.findings[0].read_bytes()
     triaged = triage(target, data, seconds=30)
@@ -627,13 +643,15 @@ def test_smoke_fuzz(name, tmp_path):
     """A few seconds of every target: under libFuzzer when atheris is installed (CI's
     ``fuzz`` extra), else under the Hypothesis fuzzer. No finding may appear.
 
-    libFuzzer runs a fixed number of executions from a fixed seed, so every machine tries
-    the same inputs: a finding fails the commit that brought it, on every run."""
+    Either runs a fixed number of executions from a fixed seed, so every machine tries the
+    same inputs: a finding fails the commit that brought it, on every run."""
     target = build_target(name)
     try:
         import atheris  # noqa: F401
     except ImportError:
-        progress = run_hypothesis(target, 3, tmp_path / "artifacts", lambda p: None, seed=1)
+        progress = run_hypothesis(
+            target, CAP, tmp_path / "artifacts", lambda p: None, seed=1, runs=SMOKE_RUNS // 10
+        )
     else:
         (tmp_path / "dict").write_text(dictionary_text(target))
         write_seeds(target, tmp_path / "seeds")

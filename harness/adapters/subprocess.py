@@ -473,8 +473,10 @@ class SubprocessFactory:
         feed_timeout: float | None = None,
         budget: float | None = None,
         timeout: float | None = None,
+        outputs: bool = True,
     ) -> list[dict[str, Any]]:
-        """Several chunkings in one round trip, each in a fresh session."""
+        """Several chunkings in one round trip, each in a fresh session; without ``outputs``
+        the program may reply with the count of each chunking's outputs instead of them."""
         message: dict[str, Any] = {
             "dialect": dialect,
             "request": request,
@@ -482,6 +484,8 @@ class SubprocessFactory:
             "repeat": repeat,
             "tokenizer_family": tokenizer_family,
         }
+        if not outputs:
+            message["outputs"] = False
         if feed_timeout is not None:
             message["feed_timeout"] = feed_timeout
         if budget is not None:

@@ -182,3 +182,32 @@ def test_repeated_runs_share_one_budget_and_stop_at_the_first_that_fails() -> No
     (stopped,) = host.run({**slow, "repeat": 1000, "budget": 2 * once})["results"]
     assert stopped["error"]["kind"] == "budget" and 2 <= stopped["repetitions"] < 1000
     assert time.perf_counter() - started < 100 * once  # one budget, not a thousand
+
+
+def test_a_timed_run_asks_for_the_count_of_its_outputs_alone() -> None:
+    """certify's timed runs read the time alone: with ``outputs: false`` the host drops each
+    output as it comes and replies with their count, so the ladder times the parser rather
+    than the keeping and JSON encoding of its deltas (45-67 % of the reference's own parse
+    on a pathological case); a program that ignores the flag has its outputs counted."""
+    import io
+
+    from toolconform.harness.adapters.host import Host
+    from toolconform.harness.chunkings import Chunking
+    from toolconform.harness.execution import OK, feed_chunking
+
+    case = CASES["qwen3/valid/text-after-block"]
+    chunks = [case.output[i : i + 4] for i in range(0, len(case.output), 4)]
+    host = Host("reference", io.BytesIO())
+    host.hello({})
+    request = {"dialect": "qwen3", "request": case.request, "chunkings": [{"chunks": chunks}]}
+    (kept,) = host.run(request)["results"]
+    (counted,) = host.run({**request, "outputs": False})["results"]
+    assert counted["chunks"] == len(kept["chunks"]) == len(chunks) + 1
+    assert problems("run", {"cmd": "run", "id": 1, **request, "outputs": False}) == []
+    assert problems("run_response", {"id": 1, "results": [counted]}) == []
+    adapter = load_adapter("reference")
+    try:
+        run = feed_chunking(adapter, case, Chunking("timing", tuple(chunks)), timed=True)
+        assert run.outcome == OK and run.result is None and run.cpu_seconds > 0
+    finally:
+        adapter.close()

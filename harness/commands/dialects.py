@@ -14,30 +14,11 @@ from typing import Any
 from rich.table import Table
 
 from ...reference import dialect_names, get_dialect
-from ...strategies.renderers import (
-    CALLS,
-    CONTENT_TAIL,
-    MULTIPLE_CALLS,
-    REASONING,
-    REASONING_CALLS,
-    REASONING_TAIL,
-    get_renderer,
-    renderer_names,
-)
+from ...strategies.renderers import FEATURES, get_renderer, renderer_names
 from ..listing import add_format_argument, cell, print_json, print_table
 
 #: The page's command, written into it.
 PAGE_COMMAND = "toolconform dialects --format markdown > docs/dialects.md"
-
-#: What a renderer's ``supports`` says, in the order a response is written.
-FEATURES = {
-    REASONING: "reasoning",
-    REASONING_CALLS: "calls while reasoning",
-    REASONING_TAIL: "reasoning after a call",
-    CALLS: "calls",
-    MULTIPLE_CALLS: "several calls",
-    CONTENT_TAIL: "text after the calls",
-}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

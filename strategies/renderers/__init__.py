@@ -48,6 +48,15 @@ MULTIPLE_CALLS = "multiple_calls"  # more than one call in a row
 REASONING_CALLS = "reasoning_calls"  # tool blocks inside reasoning
 REASONING_TAIL = "reasoning_tail"  # reasoning that goes on after those blocks
 CONTENT_TAIL = "content_tail"  # text after the tool blocks
+#: Each of them in words, in the order a response is written (docs/dialects.md says them).
+FEATURES = {
+    REASONING: "reasoning",
+    REASONING_CALLS: "calls while reasoning",
+    REASONING_TAIL: "reasoning after a call",
+    CALLS: "calls",
+    MULTIPLE_CALLS: "several calls",
+    CONTENT_TAIL: "text after the calls",
+}
 
 #: What the response parsers drop between two consecutive tool blocks (seed 000).
 BLOCK_SEPARATORS = "\r\n"

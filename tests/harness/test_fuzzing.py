@@ -443,8 +443,7 @@ def planted_target(dialect: str) -> Target:
 
 #: The runs (executions) a planted bug must be found within (the off-by-one takes about a hundred,
 #: the quadratic parser about 450, from seed 0), and a time cap no run reaches. A budget of
-#: executions, not seconds: the same inputs on every machine, however loaded (a 3-second
-#: control run once reached fewer than a hundred inputs beside other tests).
+#: executions, not seconds: the same inputs on every machine, however loaded.
 BUDGET = 2_000
 CAP = 600
 

@@ -12,7 +12,7 @@ so no chunk ends inside one. No PyPI wheel ships the tokenizer: the tag-aligned 
 from __future__ import annotations
 
 from ..json_tool_parser import JsonToolParser
-from ..reasoning import ReasoningParser
+from ..reasoning import ModelOpensReasoningParser
 from ..registry import Dialect, register
 
 
@@ -24,12 +24,9 @@ class ApertusToolParser(JsonToolParser):
     payload_starts = ("[", "{")
 
 
-class ApertusReasoningParser(ReasoningParser):
+class ApertusReasoningParser(ModelOpensReasoningParser):
     open_tag = "<|inner_prefix|>"
     close_tag = "<|inner_suffix|>"
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 register(

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ..reasoning import ReasoningParser
+from ..reasoning import AlwaysReasoningParser
 from ..registry import Dialect, register
 from .hermes import HermesToolParser
 
 
-class Ernie45ReasoningParser(ReasoningParser):
+class Ernie45ReasoningParser(AlwaysReasoningParser):
     """Always reasoning first: the Thinking model's template has no switch to turn it off."""
 
     answer_tags: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -39,9 +39,6 @@ class Ernie45ReasoningParser(ReasoningParser):
         "\n</response>": ("\n",),
         "</response>": (),
     }
-
-    def enabled(self) -> bool:
-        return True
 
 
 register(

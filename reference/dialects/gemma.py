@@ -24,7 +24,7 @@ A tool call inside the channel ends it, as vLLM reads it.
 from __future__ import annotations
 
 from ..pythonic_tool_parser import PythonicToolParser
-from ..reasoning import ReasoningParser
+from ..reasoning import ModelOpensReasoningParser
 from ..registry import Dialect, register
 
 
@@ -50,16 +50,13 @@ class Gemma4ToolParser(GemmaCallToolParser):
     string_delimiter = '<|"|>'
 
 
-class Gemma4ReasoningParser(ReasoningParser):
+class Gemma4ReasoningParser(ModelOpensReasoningParser):
     """Content first; the thought channel opens with its name and a newline."""
 
     open_tag = "<|channel>thought\n"
     close_tag = "<channel|>"
     open_prefixes = ("<|channel>thought", "<|channel>")
     tool_open_ends_reasoning = True
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 register(

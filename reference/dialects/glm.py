@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..markup import skip_stray_text, skip_whitespace, tag_at
-from ..reasoning import ReasoningParser
+from ..reasoning import ModelOpensReasoningParser, ReasoningParser
 from ..registry import Dialect, register
 from ..types import Request
 from ..xml_tool_parser import ARG_NAME, ARG_START, DONE, FUNCTION, XmlToolParser
@@ -189,13 +189,10 @@ class Glm45ToolParser(Glm47ToolParser):
         return self._word_then_tag_verdict(text, "<", (ARG_KEY_OPEN, self.close_tag), "\n")
 
 
-class Glm45ReasoningParser(ReasoningParser):
+class Glm45ReasoningParser(ModelOpensReasoningParser):
     """GLM-4.5 / 4.6: the model opens ``<think>`` itself; a tool call ends reasoning."""
 
     tool_open_ends_reasoning = True
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 class Glm47ReasoningParser(ReasoningParser):

@@ -22,7 +22,7 @@ in Trinity's vocabulary as in Qwen's; no PyPI wheel ships it: the tag-aligned mo
 from __future__ import annotations
 
 from ..json_tool_parser import JsonToolParser
-from ..reasoning import ReasoningParser
+from ..reasoning import ModelOpensReasoningParser, ReasoningParser
 from ..registry import Dialect, register
 
 
@@ -31,11 +31,8 @@ class HermesToolParser(JsonToolParser):
     close_tag = "</tool_call>"
 
 
-class TrinityReasoningParser(ReasoningParser):
+class TrinityReasoningParser(ModelOpensReasoningParser):
     """``<think>`` … ``</think>`` written by the model: the output starts as content."""
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 register(

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ..reasoning import ReasoningParser
+from ..reasoning import AlwaysReasoningParser, ModelOpensReasoningParser
 from ..registry import Dialect, register
 from .jamba import ToolCallsArrayParser
 
@@ -35,7 +35,10 @@ class HunyuanA13BToolParser(ToolCallsArrayParser):
     close_prefixes = ("</tool_calls", "</tool", "</")
 
 
-class HunyuanA13BReasoningParser(ReasoningParser):
+class HunyuanA13BReasoningParser(AlwaysReasoningParser, ModelOpensReasoningParser):
+    """The model writes ``<think>``, and the channel stays without thinking: the model still
+    writes an empty think block then."""
+
     open_prefixes = ("<think", "<th")
     close_prefixes = ("</think", "</")
     answer_tags: ClassVar[Mapping[str, tuple[str, ...]]] = {
@@ -44,13 +47,6 @@ class HunyuanA13BReasoningParser(ReasoningParser):
         "\n</answer>": ("\n</answer", "\n</", "\n"),
         "</answer>": ("</answer", "</"),
     }
-
-    def enabled(self) -> bool:
-        """The channel stays: without thinking the model still writes an empty think block."""
-        return True
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 register(

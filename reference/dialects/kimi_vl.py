@@ -5,11 +5,11 @@ No tool syntax in this dialect.
 
 from __future__ import annotations
 
-from ..reasoning import ReasoningParser
+from ..reasoning import AlwaysReasoningParser, ModelOpensReasoningParser
 from ..registry import Dialect, register
 
 
-class KimiThinkingReasoningParser(ReasoningParser):
+class KimiThinkingReasoningParser(AlwaysReasoningParser, ModelOpensReasoningParser):
     """``◁think▷`` … ``◁/think▷``, written by the model itself: the output starts as content.
 
     Kimi's thinking models (Kimi-VL-A3B-Thinking, the SGLang ``kimi`` reasoning parser)
@@ -20,12 +20,6 @@ class KimiThinkingReasoningParser(ReasoningParser):
 
     open_tag = "◁think▷"
     close_tag = "◁/think▷"
-
-    def enabled(self) -> bool:
-        return True
-
-    def starts_in_reasoning(self) -> bool:
-        return False
 
 
 register(

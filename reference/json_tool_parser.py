@@ -62,7 +62,8 @@ class JsonToolParser(ToolParser):
             scanner = self._scanner
             # The hot path: the middle of a long string argument, a chunk with no quote or
             # backslash in it is all value (what ``_forward_json_value`` would find, without
-            # its two calls).
+            # its two calls). The test is ``JsonValueScanner.feed``'s own hot path, written
+            # out: as a scanner method it measured 0.84-0.91 µs per chunk against 0.83-0.87.
             if scanner.in_string and not scanner.escape and '"' not in text and "\\" not in text:
                 self._emit_arguments(deltas, text)
                 return len(text)

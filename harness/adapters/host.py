@@ -194,10 +194,10 @@ class Host:
 
         outputs: list[Any] = []
         # ``outputs: false`` (certify's timed runs, which read the time alone): each output
-        # is dropped as it comes and only counted, so that the time and the memory measured
-        # are the parser's, not those of keeping and encoding its deltas for the reply.
+        # is dropped as it comes (``None`` kept in its place, to count it), so that the time
+        # and the memory measured are the parser's, not those of keeping and encoding its
+        # deltas for the reply.
         keep = request.get("outputs", True) is not False
-        count = 0
         ids = chunking.get("token_ids")
         start = time.perf_counter_ns()
         error = None
@@ -222,9 +222,7 @@ class Host:
                     limit.since = now
                     output = session.feed(chunk, ids[position] if ids else None)
                     limit.since = None
-                    count += 1
-                    if keep:
-                        outputs.append(output)
+                    outputs.append(output if keep else None)
                 else:
                     # With the last chunk (with-last-chunk, length) and the engine's reason.
                     last, last_ids = (
@@ -233,9 +231,7 @@ class Host:
                     limit.since = time.perf_counter_ns()
                     output = end_session(session, last, last_ids, FINISH_REASONS.get(ending))
                     limit.since = None
-                    count += 1
-                    if keep:
-                        outputs.append(output)
+                    outputs.append(output if keep else None)
         except SessionSkipped as skipped:
             if not opened:
                 raise
@@ -248,11 +244,11 @@ class Host:
         except Exception as raised:
             error = {"kind": "raised", "message": _describe(raised)}
         result: dict[str, Any] = {
-            "chunks": outputs if keep else count,
+            "chunks": outputs if keep else len(outputs),
             "elapsed_ns": time.perf_counter_ns() - start,
         }
         if error is not None:
-            result["error"] = {**error, "chunk": count}
+            result["error"] = {**error, "chunk": len(outputs)}
         return result
 
 

@@ -816,7 +816,11 @@ class CaseExecutor:
 
         The ladder's budget is the parser's own (``scaling.measure``), so a slow but linear
         parser completes it, and a super-linear one is stopped as soon as its next step would
-        pass the budget — caught, not waited for.
+        pass the budget — caught, not waited for. A parser already slow below the case's
+        sizes is timed there first (``_probe``): one super-linear there is judged on those
+        sizes, and the memory checks run at the largest of them, so that a quadratic parser
+        costs seconds where its ladder and its repeated responses at the case's own sizes
+        took a minute. The correctness checks always run at the case's own sizes.
         """
         assert case.scaling is not None
         sizes = ladder_sizes(case, self.mode)
@@ -825,58 +829,19 @@ class CaseExecutor:
         self._run_case(case, text, expectations, result)
         if result.checks.get("run.no-timeout") == "fail":
             return  # it hung already: timing it says nothing more
-        self._check_retained_memory(case, text, result)
-        self._progress(result)  # the smallest size's chunkings and the memory check
-        chunkings: dict[int, Chunking] = {}  # cut when first timed: a stopped ladder cuts less
-        peaks = _PeakMemory(self.adapter.factory)
-
-        load = [_WALL_PER_CPU]  # wall seconds per CPU second of the last run
-        # Runs per measurement: as many as the smallest size needs to take at least
-        # ``scaling.NOISE_FLOOR`` CPU seconds, the same number at every size (a fast parser's
-        # run of a few milliseconds measures the scheduler and its JIT, not its growth). A
-        # measurement is the time of all its runs, so the budget is in real seconds.
-        repeat = [0]
-        batched = batches_runs(self.adapter)
-
-        def seconds_at(size: int, limit: float | None) -> float:
-            chunking = chunkings.get(size)
-            if chunking is None:
-                chunking = chunkings[size] = self._timing_chunking(case, case.sized(size)[0])
-            total, runs = 0.0, 0
-            while runs < (repeat[0] or _REPEAT_MAX):
-                # Once the count is known, a program that offers ``run`` makes them all in one
-                # request: one reply to read instead of one per run (the host's feed costs a
-                # tenth of a microsecond, so a fast parser's measurement is many runs).
-                batch = repeat[0] - runs if batched and repeat[0] > 1 else 1
-                # The program stops itself by the wall clock; the ladder counts CPU time. On
-                # a loaded machine the first is a multiple of the second: give it that.
-                remaining = None if limit is None else max(limit - total, 0.0)
-                wall = None if remaining is None else remaining * max(_WALL_PER_CPU, 2 * load[0])
-                peaks.start()
-                run = feed_chunking(
-                    self.adapter, case, chunking, timed=True, budget=wall,
-                    feed_timeout=self.feed_timeout, repeat=batch,
-                )  # fmt: skip
-                result.runs += batch
-                if run.outcome == TIMEOUT and (run.error or "").startswith(_OVER_BUDGET):
-                    # The runs so far and this request's, projected from the share it did.
-                    estimate = total + run.cpu_seconds / max(run.progress, 1e-3)
-                    raise scaling.Exceeded(estimate * max(repeat[0], 1) / (runs + batch))
-                if run.outcome != OK:
-                    raise _LadderBroken(run, size)
-                peaks.record(size)
-                load[0] = run.seconds / max(run.cpu_seconds, 1e-6)
-                total, runs = total + run.cpu_seconds, runs + batch
-                if not repeat[0] and total >= scaling.NOISE_FLOOR:
-                    break
-            repeat[0] = repeat[0] or runs
-            return total
-
+        cap = scaling.FULL_CAP if self.mode == "full" else scaling.CAP
         try:
-            cap = scaling.FULL_CAP if self.mode == "full" else scaling.CAP
-            verdict = scaling.confirm(
-                sizes, seconds_at, scaling.measure(sizes, seconds_at, cap=cap), cap=cap
-            )
+            probed = self._probe(case, smallest, result, cap)
+            if probed is None:
+                self._check_retained_memory(case, text, result)
+                self._progress(result)  # the smallest size's chunkings and the memory check
+                timer = _Timer(self, case, result)
+                verdict = scaling.confirm(
+                    sizes, timer, scaling.measure(sizes, timer, cap=cap), cap=cap
+                )
+            else:
+                timer, verdict = probed
+                self._check_retained_memory(case, case.sized(timer.largest)[0], result)
         except _LadderBroken as broken:
             # It failed at a size the correctness checks did not see (past some length it
             # raises, crashes or hangs): that size is checked as the largest is, so the
@@ -884,27 +849,64 @@ class CaseExecutor:
             text, expectations = case.sized(broken.size)
             self._run_case(case, text, expectations, result, only=(broken.run.chunking,))
             return
-        self._check_peak_memory(case, peaks, result)
-        text, expectations = case.sized(largest)
+        self._check_peak_memory(case, timer.peaks, result)
         if verdict.linear:
             result.checks.setdefault("perf.linear", "pass")
         else:
-            repeated = f" (each time is of {repeat[0]} runs)" if repeat[0] > 1 else ""
+            timed = timer.largest
+            repeated = f" (each time is of {timer.repeat} runs)" if timer.repeat > 1 else ""
+            below = (
+                f"; timed below the case's own sizes ({smallest} to {largest}): the parser "
+                "is super-linear there already"
+                if probed is not None
+                else ""
+            )
             result.fail(
                 case,
                 "perf.linear",
-                verdict.describe() + repeated,
-                _timing(f"<{len(text)} characters (size {largest}) in ~4-character chunks>"),
+                verdict.describe() + repeated + below,
+                _timing(
+                    f"<{len(case.sized(timed)[0])} characters (size {timed}) in ~4-character "
+                    "chunks>"
+                ),
                 expected={"max_exponent": scaling.SUPER_LINEAR},
                 actual={
                     "exponent": round(verdict.exponent or 0.0, 3),
                     "seconds": {str(size): round(seconds, 6) for size, seconds in verdict.points},
                     "stopped_before": verdict.stopped_before,
-                    "runs_per_measurement": repeat[0],
+                    "runs_per_measurement": timer.repeat,
+                    "below_case_sizes": probed is not None,
                 },
             )
         self._progress(result)  # the whole response at the largest size may be what hangs
+        text, expectations = case.sized(largest)
         self._run_case(case, text, expectations, result, only=())
+
+    def _probe(
+        self, case: Case, smallest: int, result: CaseResult, cap: float
+    ) -> tuple[_Timer, scaling.Verdict] | None:
+        """The parser timed below the case's sizes, when it is slow there: the timer and a
+        super-linear verdict, or ``None`` to time it on the case's own ladder.
+
+        One run each at an eighth and a quarter of the smallest size decides whether to look
+        (a few milliseconds for a linear parser; a parser that fast there says nothing about
+        its growth). When both are over ``scaling.NOISE_FLOOR`` and the second grew faster
+        than linear, the sizes an eighth, a quarter and half the smallest are judged as the
+        ladder is (``scaling.measure`` and ``confirm``); only a super-linear verdict stands.
+        A super-linear term seen at small sizes does not vanish at larger ones, so the
+        failure says no more than was measured, and a linear verdict here decides nothing.
+        """
+        sizes = [smallest // 8, smallest // 4, smallest // 2]
+        if sizes[0] < 1:
+            return None
+        timer = _Timer(self, case, result, repeat=1)
+        first, second = (timer(size, None) for size in sizes[:2])
+        if min(first, second) < scaling.NOISE_FLOOR:
+            return None
+        if scaling.two_sizes(first, second, sizes[1] / sizes[0]).linear:
+            return None
+        verdict = scaling.confirm(sizes, timer, scaling.measure(sizes, timer, cap=cap), cap=cap)
+        return None if verdict.linear else (timer, verdict)
 
     def _progress(self, result: CaseResult) -> None:
         if self.on_progress is not None:
@@ -1028,6 +1030,73 @@ def _timing(description: str) -> Chunking:
     """The chunking of a failure judged from timed runs: described, not listed (thousands of
     ~4-character chunks)."""
     return Chunking(Family.TIMING, (description,))
+
+
+class _Timer:
+    """One ladder's measurement (``scaling.Measurement``): CPU seconds of the case at a
+    size, in chunks of about four characters, as a program run (or a batch of runs) times
+    them; the peak memory of each run is recorded too.
+
+    Runs per measurement (``repeat``): as many as the first size needs to take at least
+    ``scaling.NOISE_FLOOR`` CPU seconds, the same number at every size (a fast parser's
+    run of a few milliseconds measures the scheduler and its JIT, not its growth). A
+    measurement is the time of all its runs, so the budget is in real seconds.
+    """
+
+    def __init__(
+        self, executor: CaseExecutor, case: Case, result: CaseResult, *, repeat: int = 0
+    ) -> None:
+        self.executor, self.case, self.result = executor, case, result
+        self.repeat = repeat
+        self.peaks = _PeakMemory(executor.adapter.factory)
+        self.timed: set[int] = set()  # the sizes a measurement completed at
+        self._chunkings: dict[
+            int, Chunking
+        ] = {}  # cut when first timed: a stopped ladder cuts less
+        self._load = _WALL_PER_CPU  # wall seconds per CPU second of the last run
+        self._batched = batches_runs(executor.adapter)
+
+    @property
+    def largest(self) -> int:
+        """The largest size a measurement completed at."""
+        return max(self.timed)
+
+    def __call__(self, size: int, limit: float | None) -> float:
+        executor, case = self.executor, self.case
+        chunking = self._chunkings.get(size)
+        if chunking is None:
+            chunking = executor._timing_chunking(case, case.sized(size)[0])
+            self._chunkings[size] = chunking
+        total, runs = 0.0, 0
+        while runs < (self.repeat or _REPEAT_MAX):
+            # Once the count is known, a program that offers ``run`` makes them all in one
+            # request: one reply to read instead of one per run (the host's feed costs a
+            # tenth of a microsecond, so a fast parser's measurement is many runs).
+            batch = self.repeat - runs if self._batched and self.repeat > 1 else 1
+            # The program stops itself by the wall clock; the ladder counts CPU time. On
+            # a loaded machine the first is a multiple of the second: give it that.
+            remaining = None if limit is None else max(limit - total, 0.0)
+            wall = None if remaining is None else remaining * max(_WALL_PER_CPU, 2 * self._load)
+            self.peaks.start()
+            run = feed_chunking(
+                executor.adapter, case, chunking, timed=True, budget=wall,
+                feed_timeout=executor.feed_timeout, repeat=batch,
+            )  # fmt: skip
+            self.result.runs += batch
+            if run.outcome == TIMEOUT and (run.error or "").startswith(_OVER_BUDGET):
+                # The runs so far and this request's, projected from the share it did.
+                estimate = total + run.cpu_seconds / max(run.progress, 1e-3)
+                raise scaling.Exceeded(estimate * max(self.repeat, 1) / (runs + batch))
+            if run.outcome != OK:
+                raise _LadderBroken(run, size)
+            self.peaks.record(size)
+            self._load = run.seconds / max(run.cpu_seconds, 1e-6)
+            total, runs = total + run.cpu_seconds, runs + batch
+            if not self.repeat and total >= scaling.NOISE_FLOOR:
+                break
+        self.repeat = self.repeat or runs
+        self.timed.add(size)
+        return total
 
 
 class _PeakMemory:

@@ -552,6 +552,24 @@ def copies_the_text_so_far(dialect, request):
     return _CopiesTheTextSoFar(dialect, request)
 
 
+class _SlowButLinear(_Wrapped):
+    """Spends a fixed CPU cost per character of each chunk (a thousand additions, 15–30 µs):
+    linear, and slower per chunk than any linear engine parser measured (vLLM's, up to 53 µs
+    per token chunk). Not a bug: one run of it takes over ``scaling.NOISE_FLOOR`` at an
+    eighth of a pathological case's smallest size, which is where certify's probe looks."""
+
+    def feed(self, text, token_ids=None):
+        sum(range(SLOW_STEPS_PER_CHARACTER * len(text)))
+        return super().feed(text, token_ids)
+
+
+SLOW_STEPS_PER_CHARACTER = 1000
+
+
+def slow_but_linear(dialect, request):
+    return _SlowButLinear(dialect, request)
+
+
 class _IgnoresTextWithFinish(_Wrapped):
     """Ends the stream without reading the text that came with the end: a server's finish
     path that flushes the parser but never parses the chunk carrying ``finish_reason``."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from toolconform.harness import execution, scaling
 from toolconform.harness.adapters import Adapter, load_in_process
 from toolconform.harness.cases import Case, Expectation, ExpectedCall, load_cases
+from toolconform.harness.chunkings import Family
 from toolconform.harness.execution import CaseExecutor, CaseResult
 
 from .. import planted_bugs
@@ -157,6 +159,79 @@ def test_a_super_linear_parser_is_stopped_at_the_large_size_not_waited_for() -> 
     assert "stopped before size" in failure.message
     assert failure.actual["stopped_before"] < 2048  # well before the largest size
     assert "run.no-timeout" not in {f.check for f in result.failures}
+
+
+def _grown(sizes: tuple[int, int]) -> Case:
+    """qwen3's long string argument case between other sizes."""
+    base = CORPUS["qwen3/pathological/long-string-argument"]
+    scaling_of = type(base.scaling)("@@", "lorem ipsum dolor ", sizes)
+    return Case(**{**base.__dict__, "scaling": scaling_of})
+
+
+def _timed_ladders(monkeypatch, factory, case: Case) -> tuple[CaseResult, list[list[int]]]:
+    """The case run (its correctness on the whole response only: the ladders are what is
+    looked at), and the sizes of every ladder ``scaling.measure`` timed."""
+    ladders: list[list[int]] = []
+    measure = scaling.measure
+
+    def recording(sizes, seconds_at, **options):
+        ladders.append(list(sizes))
+        return measure(sizes, seconds_at, **options)
+
+    monkeypatch.setattr(scaling, "measure", recording)
+    return run(factory, case, families=frozenset({Family.WHOLE})), ladders
+
+
+def test_a_parser_super_linear_below_the_cases_sizes_is_judged_there(monkeypatch) -> None:
+    """One run of the quadratic re-parser at an eighth of the case's smallest size (62 of
+    500: 1.2 KB) takes more than the noise floor and the next size four times as long, so
+    it is timed at 62, 125 and 250 and fails there: none of the case's own sizes is timed
+    (there one run took 3 s at 500 and 13 s at 1000, and the case a minute)."""
+    case = CORPUS["qwen3/pathological/long-string-argument"]
+    assert case.scaling is not None and case.scaling.sizes == (500, 4000)
+    result, ladders = _timed_ladders(monkeypatch, planted_bugs.reparses_prefix, case)
+    failure = failure_of(result, "perf.linear")
+    assert ladders == [[62, 125, 250]], failure.message
+    assert failure.actual["below_case_sizes"] is True
+    assert "timed below the case's own sizes (500 to 4000)" in failure.message
+    assert failure.actual["exponent"] > scaling.SUPER_LINEAR
+
+
+def test_a_slow_linear_parser_is_timed_on_the_cases_sizes(monkeypatch) -> None:
+    """A parser slow enough to be looked at below the case's sizes (one run over the noise
+    floor at an eighth of the smallest) but linear passes on the case's own ladder."""
+    case = _grown((496, 1984))
+    result, ladders = _timed_ladders(monkeypatch, planted_bugs.slow_but_linear, case)
+    assert result.checks["perf.linear"] == "pass", result.failures
+    assert ladders[-1] == [496, 992, 1984]
+
+
+def test_a_linear_verdict_below_the_cases_sizes_decides_nothing(monkeypatch) -> None:
+    """The probe's two single runs looked super-linear (a load spike on the second: 30 and
+    90 ms), so the small sizes were timed as a ladder is; linear there (30, 60, 120 ms), the
+    case is timed on its own ladder, not passed on the probe's."""
+
+    class Timer:  # linear times, but the first run at 124 took three times its share
+        def __init__(self, executor, case, result, *, repeat=0) -> None:
+            self.repeat, self.timed = 1, set()
+            self.peaks = type("Peaks", (), {"readings": {}})()
+            self.spiked = False
+
+        @property
+        def largest(self) -> int:
+            return max(self.timed)
+
+        def __call__(self, size: int, limit) -> float:
+            self.timed.add(size)
+            if size == 124 and not self.spiked:
+                self.spiked = True
+                return 0.09
+            return size * 0.03 / 62
+
+    monkeypatch.setattr(execution, "_Timer", Timer)
+    result, ladders = _timed_ladders(monkeypatch, planted_bugs.slow_but_linear, _grown((496, 1984)))
+    assert ladders == [[62, 124, 248], [496, 992, 1984]]
+    assert result.checks["perf.linear"] == "pass", result.failures
 
 
 def test_arguments_held_until_the_call_closes_are_not_progressive() -> None:

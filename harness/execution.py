@@ -1050,9 +1050,8 @@ class _Timer:
         self.repeat = repeat
         self.peaks = _PeakMemory(executor.adapter.factory)
         self.timed: set[int] = set()  # the sizes a measurement completed at
-        self._chunkings: dict[
-            int, Chunking
-        ] = {}  # cut when first timed: a stopped ladder cuts less
+        # Each size is cut when first timed: a stopped ladder cuts less.
+        self._chunkings: dict[int, Chunking] = {}
         self._load = _WALL_PER_CPU  # wall seconds per CPU second of the last run
         self._batched = batches_runs(executor.adapter)
 

@@ -11,10 +11,11 @@ import json
 import os
 import signal
 import time
+from dataclasses import replace
 from typing import Any
 
 from toolconform.harness.adapters.reference import ReferenceSession
-from toolconform.reference import Dialect, ReasoningParser, Request, register
+from toolconform.reference import Dialect, ReasoningParser, Request, get_dialect, register
 from toolconform.reference.dialects.hermes import HermesToolParser
 from toolconform.reference.dialects.internlm import InternLMToolParser
 from toolconform.reference.response_parser import ResponseParser
@@ -97,6 +98,18 @@ class _ParserSession:
 
 class _ForgetsThinkPrefixes(MultiTokenThink):
     close_prefixes = ()
+
+
+def resumes_reasoning_after_block(dialect, request):
+    """Not a bug: seed 000's general rule where the reference ends reasoning at a tool block
+    (Kimi, GLM) — the text after a block inside reasoning stays reasoning, as LMDeploy reads
+    it. An implementation-defined reading every check must accept."""
+    spec = get_dialect(dialect)
+    assert spec.reasoning_parser is not None and spec.reasoning_parser.tool_open_ends_reasoning
+    resumes = type("Resumes", (spec.reasoning_parser,), {"tool_open_ends_reasoning": False})
+    return _ParserSession(
+        replace(spec, reasoning_parser=resumes).new_parser(Request.from_openai(request))
+    )
 
 
 def misses_split_think(dialect, request):

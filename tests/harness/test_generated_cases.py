@@ -126,6 +126,38 @@ def test_the_reference_passes_its_generated_cases_and_a_planted_bug_does_not() -
         assert any(f.check == "calls.arguments-object" for f in buggy.run(case).failures)
 
 
+@pytest.mark.parametrize("dialect", ["kimi_k2", "glm47"])
+def test_a_generated_case_accepts_each_reading_the_corpus_accepts(dialect: str) -> None:
+    """Text after a tool block inside reasoning is content to the reference (vLLM's and
+    SGLang's reading) and reasoning under seed 000's general rule (LMDeploy's); the corpus
+    accepts both at level may. Generated cases asserted the reference's alone at level must,
+    so LMDeploy's full mode failed twelve must checks on four such cases (stop 35)."""
+    two = [case for case in generated_cases(dialect, RECORDED) if len(case.expectations) == 2]
+    assert two and "tool-ends-reasoning" in two[0].features
+    general = CaseExecutor(
+        load_adapter("tests.planted_bugs:resumes_reasoning_after_block"), robustness=False
+    )
+    reference = CaseExecutor(load_adapter("reference"), robustness=False)
+    drops = CaseExecutor(
+        load_adapter("tests.planted_bugs:drops_text_after_block"), robustness=False
+    )
+    for case in two:
+        oracle, resumed = case.expectations
+        assert oracle.content and not resumed.content  # the readings differ where they should
+        assert resumed.reasoning.endswith(oracle.content) and oracle.calls == resumed.calls
+        assert reference.run(case).failures == []
+        assert general.run(case).failures == []
+        # Asked for the reference's reading alone, the general rule fails: the case tells.
+        only_oracle = replace(case, expectations=(oracle,))
+        assert {"result.content", "result.reasoning"} <= {
+            f.check for f in general.run(only_oracle).failures
+        }
+        # A reading neither rule gives still fails.
+        assert "result.content" in {f.check for f in drops.run(case).failures}
+    # Where the readings agree, one expectation: the quick mode's first three cases.
+    assert all(len(case.expectations) == 1 for case in generated_cases(dialect, 3))
+
+
 def test_a_dialect_without_a_renderer_has_no_generated_cases() -> None:
     assert planted_bugs.MultiTokenThink  # registers the unlisted test dialect
     assert generated_cases("test_multitoken_think", 3) == []

@@ -134,7 +134,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="REPORT",
         help="run nothing: merge the report directories of the N shards of one run into one "
-        "report (--report), classified against --expectations",
+        "report (--report), classified against --expectations (rewritten from the merged "
+        "failures with --update-expectations)",
     )
     parser.add_argument(
         "--junit",
@@ -486,10 +487,18 @@ def _merge(args: argparse.Namespace) -> int:
         key=lambda result: result.case,
     )
     corpus = load_corpus((args.corpus or builtin_corpus()).resolve())
+    if args.update_expectations and not args.expectations:
+        raise UsageError("--update-expectations needs --expectations FILE (the file to write)")
     expectations = Expectations()
-    if args.expectations:
+    if args.expectations and (args.expectations.exists() or not args.update_expectations):
         expectations = Expectations.load(args.expectations, (case.id for case in corpus))
     report.classify(expectations)
+    if args.update_expectations:
+        # As after a run: the cases the shards ran are covered, the file's other entries stay.
+        covered = {result.case for result in report.ran}
+        _update_expectations(args, report, first["implementation"], expectations, covered)
+        err.print(f"expectations written to {args.expectations}", markup=False)
+        report.classify(Expectations.load(args.expectations, (case.id for case in corpus)))
     json_text = report_json_text(report)
     _summary(out, json.loads(json_text), report)
     if args.report:

@@ -414,9 +414,9 @@ def _update_expectations(
     entries of cases this run did not cover."""
     meta = {
         **expectations.meta,
-        "implementation": implementation.get("name", args.adapter),
+        "implementation": implementation.get("name", report.adapter),
         "version": implementation.get("version") or "",
-        "adapter": args.adapter,
+        "adapter": report.adapter,  # a merge's is its shards', not the default of --adapter
     }
     gating = [f for f in report.failures if f.level != "may"]
     write_expectations(args.expectations, meta, gating, expectations, covered)

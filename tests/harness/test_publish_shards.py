@@ -60,6 +60,7 @@ def test_the_merge_of_the_shards_writes_the_expectations(tmp_path: Path) -> None
     assert gating and all(f["expected_failure"] for f in gating)
     written = expectations.read_text()
     assert all(f'case = "{f["case"]}"' in written for f in gating)
+    assert f'adapter = "{adapter}"' in written  # the shards' adapter, not --adapter's default
     # Judged against the file as written, the same shards pass and the file stays.
     assert main([*merge, "--report", str(tmp_path / "again")]) == 0
     assert expectations.read_text() == written

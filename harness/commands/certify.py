@@ -247,12 +247,12 @@ def _shard(text: str) -> tuple[int, int]:
 def _certify(args: argparse.Namespace) -> int:
     """The run, in its phases: launch the adapter program once for what it declares, plan the
     cases against the expectations, run them in the pool, classify, and publish."""
+    _check_options(args)
     if args.merge:
         return _merge(args)
     # The verdict and the summary; piped into a CI log, wide enough that no column is cut.
     out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # progress and notes
-    _check_options(args)
     corpus_path = (args.corpus or builtin_corpus()).resolve()
     launch = _launch(args, corpus_path)
     try:
@@ -265,9 +265,7 @@ def _certify(args: argparse.Namespace) -> int:
     adapter.close()
 
     all_cases = load_corpus(corpus_path)
-    expectations = Expectations()
-    if args.expectations and (args.expectations.exists() or not args.update_expectations):
-        expectations = Expectations.load(args.expectations, (case.id for case in all_cases))
+    expectations = _known(args, all_cases)
     warnings = []
     mismatch = expectations.mismatch(implementation)
     if mismatch:
@@ -326,10 +324,7 @@ def _certify(args: argparse.Namespace) -> int:
     if args.update_expectations:
         covered = {result.case for result in report.ran}
         covered |= planned.vanished(entry.case for entry in expectations.known)
-        _update_expectations(args, report, implementation, expectations, covered)
-        err.print(f"expectations written to {args.expectations}", markup=False)
-        # The report shows the run against the file as it now is.
-        report.classify(Expectations.load(args.expectations, (case.id for case in all_cases)))
+        _update_expectations(args, report, implementation, expectations, covered, all_cases, err)
     options = _reproduce_options(args, generated)
     for failure in report.failures:
         failure.reproduce = reproduce_command(args.adapter, failure, options)
@@ -409,9 +404,12 @@ def _update_expectations(
     implementation: dict,
     expectations: Expectations,
     covered: set[str],
+    corpus: list[Case],
+    err: Console,
 ) -> None:
     """Write the run's gating failures as the implementation's known failures, keeping the
-    entries of cases this run did not cover."""
+    entries of cases this run did not cover; then classify the report against the file as it
+    now is."""
     meta = {
         **expectations.meta,
         "implementation": implementation.get("name", report.adapter),
@@ -420,6 +418,16 @@ def _update_expectations(
     }
     gating = [f for f in report.failures if f.level != "may"]
     write_expectations(args.expectations, meta, gating, expectations, covered)
+    err.print(f"expectations written to {args.expectations}", markup=False)
+    report.classify(_known(args, corpus))
+
+
+def _known(args: argparse.Namespace, corpus: list[Case]) -> Expectations:
+    """The known failures of ``--expectations`` (none without the option, or when
+    ``--update-expectations`` is about to write the file)."""
+    if args.expectations and (args.expectations.exists() or not args.update_expectations):
+        return Expectations.load(args.expectations, (case.id for case in corpus))
+    return Expectations()
 
 
 def _publish(args: argparse.Namespace, report: Report, err: Console) -> None:
@@ -487,18 +495,13 @@ def _merge(args: argparse.Namespace) -> int:
         key=lambda result: result.case,
     )
     corpus = load_corpus((args.corpus or builtin_corpus()).resolve())
-    if args.update_expectations and not args.expectations:
-        raise UsageError("--update-expectations needs --expectations FILE (the file to write)")
-    expectations = Expectations()
-    if args.expectations and (args.expectations.exists() or not args.update_expectations):
-        expectations = Expectations.load(args.expectations, (case.id for case in corpus))
+    expectations = _known(args, corpus)
     report.classify(expectations)
     if args.update_expectations:
         # As after a run: the cases the shards ran are covered, the file's other entries stay.
         covered = {result.case for result in report.ran}
-        _update_expectations(args, report, first["implementation"], expectations, covered)
-        err.print(f"expectations written to {args.expectations}", markup=False)
-        report.classify(Expectations.load(args.expectations, (case.id for case in corpus)))
+        implementation = first["implementation"]
+        _update_expectations(args, report, implementation, expectations, covered, corpus, err)
     json_text = report_json_text(report)
     _summary(out, json.loads(json_text), report)
     if args.report:

@@ -91,14 +91,18 @@ def certify_adapter(adapter: str, args: argparse.Namespace) -> int:
     print(f"{adapter}: quick mode {seconds:.0f} s, exit status {status}")
     if args.full:
         known = gate if expectations.exists() else ()
-        if args.update_expectations:
-            # Then full mode rewrites the entries of every case it ran: quick mode's, and the 22
-            # more generated cases a dialect that quick mode never runs (their entries cannot
-            # go stale there). An entry only full mode's chunkings fail would make quick mode's
-            # gate report it stale: the gate says so, nothing is hidden.
-            known = (*gate, "--update-expectations")
+        # With --update-expectations full mode then rewrites the entries of every case it ran:
+        # quick mode's, and the 22 more generated cases a dialect that quick mode never runs
+        # (their entries cannot go stale there). An entry only full mode's chunkings fail
+        # would make quick mode's gate report it stale: the gate says so, nothing is hidden.
         full, seconds = certify_full(
-            adapter, dialects, args.shards, directory / "full", options, known
+            adapter,
+            dialects,
+            args.shards,
+            directory / "full",
+            options,
+            known,
+            update=args.update_expectations,
         )
         print(f"{adapter}: full mode {seconds:.0f} s, exit status {full}")
     return status
@@ -111,24 +115,31 @@ def certify_full(
     report: Path,
     options: tuple[str, ...],
     known: tuple[str, ...],
+    *,
+    update: bool = False,
 ) -> tuple[int, float]:
     """The full mode as ``shards`` shard runs (``certify --shard K/N``, one after another
     here, one per machine in ci-templates/github-actions-toolconform-full.yml) merged into
     one report (``certify --merge``) against the expectations ``known``: the report an
     unsharded run writes, but for its clock. Its seconds are the shards' sum. With
-    ``--update-expectations`` in ``known``, the merge rewrites the file, not the shards."""
+    ``update`` the run (sharded: the merge, not the shards) rewrites the expectations file
+    ``known`` names."""
+    rewrite = ("--update-expectations",) if update else ()
     if shards == 1:
-        return certify(adapter, "full", dialects, *options, *known, "--report", relative(report))
+        return certify(
+            adapter, "full", dialects, *options, *known, *rewrite, "--report", relative(report)
+        )
     seconds = 0.0
-    gate = tuple(option for option in known if option != "--update-expectations")
     with tempfile.TemporaryDirectory(dir=HERE) as staging:
         parts = [relative(Path(staging) / f"shard-{number}") for number in range(1, shards + 1)]
         for number, part in enumerate(parts, start=1):
             shard = ("--shard", f"{number}/{shards}", "--report", part)
-            status, took = certify(adapter, "full", dialects, *options, *gate, *shard)
+            status, took = certify(adapter, "full", dialects, *options, *known, *shard)
             print(f"{adapter}: full mode, shard {number}/{shards}: {took:.0f} s, status {status}")
             seconds += took
-        merged = toolconform(["certify", "--merge", *parts, *known, "--report", relative(report)])
+        merged = toolconform(
+            ["certify", "--merge", *parts, *known, *rewrite, "--report", relative(report)]
+        )
     return merged, seconds
 
 

@@ -131,7 +131,7 @@ def test_a_generated_case_accepts_each_reading_the_corpus_accepts(dialect: str) 
     """Text after a tool block inside reasoning is content to the reference (vLLM's and
     SGLang's reading) and reasoning under seed 000's general rule (LMDeploy's); the corpus
     accepts both at level may. Generated cases asserted the reference's alone at level must,
-    so LMDeploy's full mode failed twelve must checks on four such cases (stop 35)."""
+    so LMDeploy's full mode failed twelve must checks on six such cases (stop 35)."""
     two = [case for case in generated_cases(dialect, RECORDED) if len(case.expectations) == 2]
     assert two and "tool-ends-reasoning" in two[0].features
     general = CaseExecutor(

@@ -74,11 +74,6 @@ class Verdict:
     past_in_top: bool = False
 
     @property
-    def extended(self) -> bool:
-        """Whether sizes past the case's own were timed."""
-        return self.past > 0
-
-    @property
     def exponent(self) -> float | None:
         """The fitted exponent, and on a ladder of more than ``TOP`` sizes the larger of it
         and the exponent of its top ``TOP`` sizes: a quadratic term that is small beside the
@@ -330,9 +325,8 @@ def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict
     decides (``EXTEND_ABOVE``): each new size beside the last one again, interleaved, best of
     two (a load change between them does not make the step). It fails on a clearly
     super-linear step with its exponent above the bound (the new sizes among its top four),
-    and stands on a step at
-    most ``SUPER_LINEAR``, on a doubling that would not fit in ``cap``, or on one that ran
-    past it undecided."""
+    and stands on a step at most ``SUPER_LINEAR``, on a doubling that would not fit in
+    ``cap``, or on one that ran past it undecided."""
     points = list(verdict.points)
     growth, spent = verdict.exponent or 1.0, 0.0
     while True:

@@ -142,7 +142,7 @@ def test_a_verdict_near_the_bound_is_decided_one_doubling_further() -> None:
         first = scaling.measure(SIZES, small_quadratic(noise))
         assert first.linear == (noise > 1.0)  # the fit over the case's sizes: either side
         verdict = scaling.confirm(SIZES, small_quadratic(noise), first)
-        assert not verdict.linear and verdict.extended
+        assert not verdict.linear and verdict.past
         assert [size for size, _ in verdict.points][-2:] == [8_000, 16_000]
         assert "past the case's own" in verdict.describe()
 
@@ -265,11 +265,11 @@ def test_a_linear_parser_that_noise_put_over_the_bound_passes_one_doubling_furth
     first = scaling.measure(SIZES, slowed_at_the_top)
     assert not first.linear
     verdict = scaling.confirm(SIZES, slowed_at_the_top, first)
-    assert verdict.linear and verdict.extended
+    assert verdict.linear and verdict.past
     # Clearly linear, and clearly quadratic, verdicts are not extended.
     for exponent, constant in ((1.0, 1e-5), (2.0, 1e-9)):
         clear = scaling.measure(SIZES, parser(exponent, constant))
-        assert scaling.confirm(SIZES, parser(exponent, constant), clear).extended is False
+        assert scaling.confirm(SIZES, parser(exponent, constant), clear).past == 0
 
 
 def test_an_extension_stays_within_the_cap() -> None:
@@ -284,7 +284,7 @@ def test_an_extension_stays_within_the_cap() -> None:
 
     first = scaling.measure(SIZES, near, cap=1e9)
     verdict = scaling.confirm(SIZES, near, first, cap=scaling.CAP)
-    assert not verdict.extended and not verdict.linear
+    assert not verdict.past and not verdict.linear
 
     def explodes(size: int, limit: float | None) -> float:
         seconds = 1e-5 * size**1.4 if size <= 8_000 else 1e3
@@ -294,7 +294,7 @@ def test_an_extension_stays_within_the_cap() -> None:
 
     first = scaling.measure(SIZES, explodes)
     verdict = scaling.confirm(SIZES, explodes, first)
-    assert verdict.stopped_before == 16_000 and verdict.extended and not verdict.linear
+    assert verdict.stopped_before == 16_000 and verdict.past and not verdict.linear
     assert verdict.points[-1][1] >= scaling.CAP
 
 

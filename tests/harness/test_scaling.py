@@ -252,7 +252,14 @@ def test_a_pass_well_below_the_bound_or_stopped_by_its_budget_is_not_extended() 
     clear = scaling.measure(SIZES, parser(1.0, 1e-5))
     assert scaling.confirm(SIZES, parser(1.0, 1e-5), clear) is clear
     stopped = scaling.Verdict(points=[(1000, 0.1), (2000, 0.24)], stopped_before=4000, budget=1)
-    assert stopped.linear and scaling.extend(SIZES, parser(1.0, 1e-5), stopped) is stopped
+    timed: list[int] = []
+
+    def quadratic(size: int, limit: float | None) -> float:
+        timed.append(size)
+        return 1e-7 * size**2
+
+    assert stopped.linear and scaling.extend(SIZES, quadratic, stopped) is stopped
+    assert timed == []  # nothing timed past a budget that stopped the ladder
 
 
 def test_a_linear_parser_that_noise_put_over_the_bound_passes_one_doubling_further() -> None:

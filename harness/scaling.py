@@ -69,8 +69,8 @@ class Verdict:
     #: How many sizes past the ladder ``extend`` timed (the last of ``points``): a verdict
     #: near the bound.
     past: int = 0
-    #: Whether those sizes count among its top ``TOP`` (a pass near the bound, judged once a
-    #: step past the ladder was clearly super-linear: ``extend``).
+    #: Whether those sizes count among its top ``TOP`` (a pass near the bound, failed by its
+    #: steps past the ladder: ``_step_past``).
     past_in_top: bool = False
 
     @property

@@ -246,10 +246,12 @@ CLEAR_STEP = 1.5
 #: six runs, then 1.81), while a runtime that changes regime at some size (a larger heap, a
 #: cache outgrown) or a load that slows the larger size more makes one steep step and then
 #: falls back. One step alone failed linear parsers: the Node example on qwen25's
-#: content-full-of-angle-brackets steps size^2.26 to 2.72 from 4,000 to 8,000 (five runs,
+#: content-full-of-angle-brackets stepped size^2.26 to 2.72 from 4,000 to 8,000 (five runs,
 #: alone and beside a loaded machine; one of them failed CI), then 1.16 to 1.43, then 1.07
-#: to 1.35; the reference's deepseek_v4 long-raw-value, beside the other worker of the
-#: default certify, took 132 and 412 ms at 8,000 and 16,000 (size^1.64; 97 and 212 ms alone).
+#: to 1.35, while its program kept each timed round's outputs for the collector to copy
+#: (examples/node-adapter/protocol.mjs); the reference's deepseek_v4 long-raw-value, beside
+#: the other worker of the default certify, took 132 and 412 ms at 8,000 and 16,000
+#: (size^1.64; 97 and 212 ms alone).
 CLIMB = 0.2
 
 

@@ -329,12 +329,12 @@ def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict
     (``CLIMB``) with its exponent above the bound (the new sizes among its top four); it
     stands on a step at most ``SUPER_LINEAR``, on a doubling that would not fit in ``cap``,
     and on one that ran past it without deciding."""
-    points, steps = list(verdict.points), [verdict.exponent or 1.0]
-    spent = 0.0
+    points, steps, spent = list(verdict.points), [], 0.0
     while True:
         last_size, last_seconds = points[-1]
         size = last_size * STEP
-        if spent + last_seconds * STEP ** max(steps[-1], 1.0) > cap:
+        growth = steps[-1] if steps else verdict.exponent or 1.0
+        if spent + last_seconds * STEP ** max(growth, 1.0) > cap:
             return verdict
         best, stopped = math.inf, None
         for _ in range(2):
@@ -353,16 +353,16 @@ def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict
         steps.append(fit_exponent(points[-2:]) or 0.0)
         if steps[-1] <= SUPER_LINEAR:
             return verdict
-        extended = Verdict(
-            list(points),
-            stopped_before=stopped,
-            budget=cap if stopped else verdict.budget,
-            past=len(points) - len(verdict.points),
-            past_in_top=True,
-        )
-        earlier, later = steps[-2:]
-        climbs = len(steps) > 2 and min(earlier, later) >= CLEAR_STEP and later >= earlier - CLIMB
-        if climbs and not extended.linear:
-            return extended
+        clear = len(steps) >= 2 and min(steps[-2:]) >= CLEAR_STEP
+        if clear and steps[-1] >= steps[-2] - CLIMB:
+            extended = Verdict(
+                list(points),
+                stopped_before=stopped,
+                budget=cap if stopped else verdict.budget,
+                past=len(points) - len(verdict.points),
+                past_in_top=True,
+            )
+            if not extended.linear:
+                return extended
         if stopped:
             return verdict

@@ -23,10 +23,24 @@ so a new bug hiding behind a known (case, check) pair is reported as *changed*.
     reason = "newline after </tool_call> is dropped"
     issue = "https://github.com/…/issues/123"
 
+    [[known_failure]]
+    case = "glm47/pathological/long-string-value"
+    check = "perf.linear"                    # a measurement near its bound: it may pass
+    fingerprint = "fail"
+    intermittent = true                      # a run that passes it leaves it standing
+
 An exact entry is strict per case; a glob entry is a blanket that must match at least one
 failure and has no fingerprint. ``--update-expectations`` merges a run into the file: the
 entries of cases the run covered are replaced by its failures (reasons and issues kept), the
 entries of every other case stay as they were.
+
+An *intermittent* entry (wptrunner's ``expected: [PASS, FAIL]``) is for a measurement that
+passes or fails by the run on one machine (``perf.linear`` near its bound, ``run.no-timeout``
+near its limit): its failure is known, and a run that passes it does not call it stale (the
+report lists it as passed this run instead). Only a measured check may be intermittent: an
+outcome that differs from run to run is a failure of its own (``result.seed-invariant``), not
+a known one. ``--update-expectations`` keeps an intermittent entry whether or not the run
+failed it: the mark is a person's, from several runs.
 """
 
 from __future__ import annotations
@@ -167,6 +181,8 @@ class KnownFailure:
     chunking: str = ""
     #: The failure the entry was written for; empty (hand-written) matches any failure.
     fingerprint: str = ""
+    #: A measurement that passes or fails by the run: passing, it is not stale.
+    intermittent: bool = False
     used: bool = False
 
     @property
@@ -183,7 +199,7 @@ class KnownFailure:
         return any(fnmatch.fnmatchcase(case, self.case) for case in case_ids)
 
 
-_ENTRY_FIELDS = ("case", "check", "reason", "issue", "chunking", "fingerprint")
+_ENTRY_FIELDS = ("case", "check", "reason", "issue", "chunking", "fingerprint", "intermittent")
 _META_LISTS = ("unsupported_dialects", "unsupported_features", "notes")
 
 
@@ -239,8 +255,9 @@ class Expectations:
             if not isinstance(entry, dict) or not isinstance(entry.get("case"), str):
                 raise UsageError(f"{where}: needs a 'case' (a case id or a glob)")
             for key in _ENTRY_FIELDS:
-                if key in entry and not isinstance(entry[key], str):
-                    raise UsageError(f"{where}: '{key}' must be a string")
+                kind = bool if key == "intermittent" else str
+                if key in entry and not isinstance(entry[key], kind):
+                    raise UsageError(f"{where}: '{key}' must be a {kind.__name__}")
             unknown = set(entry) - set(_ENTRY_FIELDS)
             if unknown:
                 raise UsageError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
@@ -251,7 +268,14 @@ class Expectations:
                 entry.get("issue", ""),
                 entry.get("chunking", ""),
                 entry.get("fingerprint", ""),
+                entry.get("intermittent", False),
             )
+            if failure.intermittent and (failure.is_glob or failure.check not in _MEASURED):
+                raise UsageError(
+                    f"{where}: only an exact entry of a measured check "
+                    f"({', '.join(sorted(_MEASURED))}) may be intermittent: an outcome that "
+                    "differs from run to run is a failure of its own"
+                )
             if not failure.is_glob:
                 generated = failure.case.startswith(GENERATED_PREFIX)
                 if failure.case not in known_ids and not generated:
@@ -297,11 +321,10 @@ class Expectations:
                 return entry
         return None
 
-    def strict_entries_passing(
-        self, failed: set[tuple[str, str]], ran: set[str]
-    ) -> list[KnownFailure]:
-        """Entries that no longer fail (XPASS): exact ones whose case ran and passed the
-        check, glob ones that matched no failure among the cases that ran."""
+    def entries_passing(self, failed: set[tuple[str, str]], ran: set[str]) -> list[KnownFailure]:
+        """Entries that did not fail (XPASS): exact ones whose case ran and passed the check,
+        glob ones that matched no failure among the cases that ran. Stale, unless
+        intermittent."""
         stale = []
         for entry in self.known:
             if entry.is_glob:
@@ -330,12 +353,19 @@ def write_expectations(
 
     Entries about cases outside ``covered`` (the cases the run selected) stay as written;
     for the covered cases one exact entry per failing (case, check) with its fingerprint,
-    keeping the reason and issue already written for that pair.
+    keeping the reason, issue and intermittent mark already written for that pair, and the
+    intermittent entries the run passed.
     """
     lines = ["[meta]"]
     for key, value in meta.items():
         lines.append(f"{key} = {_toml_value(value)}")
-    kept = [entry for entry in previous.known if not entry.covers(covered)]
+    failing = {(failure.case, failure.check) for failure in failures}
+    kept = [
+        entry
+        for entry in previous.known
+        if not entry.covers(covered)
+        or (entry.intermittent and (entry.case, entry.check) not in failing)
+    ]
     written: dict[tuple[str, str], KnownFailure] = {}
     for failure in failures:
         key = (failure.case, failure.check)
@@ -349,6 +379,7 @@ def write_expectations(
             old.issue if old else "",
             old.chunking if old else "",
             failure.fingerprint,
+            old.intermittent if old else False,
         )
     for entry in sorted([*kept, *written.values()], key=lambda e: (e.case, e.check)):
         lines += ["", "[[known_failure]]"]

@@ -197,6 +197,7 @@ def check_case(
         entry
         for entry in expectations.known
         if entry.chunking not in ("", "*")
+        and not entry.intermittent
         and fnmatch.fnmatchcase(family, entry.chunking)
         and fnmatch.fnmatchcase(case.id, entry.case)
         and not any(entry.matches(f.case, f.check) for f in known)

@@ -70,6 +70,8 @@ class Report:
     finished: _dt.datetime | None = None
     results: list[CaseResult] = field(default_factory=list)
     stale_expectations: list[KnownFailure] = field(default_factory=list)
+    #: Intermittent known failures this run passed: neither stale nor failing the gate.
+    intermittent_passed: list[KnownFailure] = field(default_factory=list)
     expectations_file: str | None = None
     #: What the implementation says about itself: differences by design (expectations file).
     notes: list[str] = field(default_factory=list)
@@ -88,7 +90,8 @@ class Report:
 
     def classify(self, expectations: Expectations) -> None:
         """Mark known failures, and those that fail differently from what was recorded
-        (changed); collect the entries that no longer fail (XPASS)."""
+        (changed); collect the entries that no longer fail (XPASS): stale, or passed this
+        run if intermittent."""
         failed: set[tuple[str, str]] = set()
         ran: set[str] = set()
         for result in self.results:
@@ -106,7 +109,9 @@ class Report:
                 elif entry is not None:
                     failure.expected_failure = True
                     failure.reason, failure.issue = entry.reason, entry.issue
-        self.stale_expectations = expectations.strict_entries_passing(failed, ran)
+        passing = expectations.entries_passing(failed, ran)
+        self.stale_expectations = [entry for entry in passing if not entry.intermittent]
+        self.intermittent_passed = [entry for entry in passing if entry.intermittent]
         self.expectations_file = str(expectations.path) if expectations.path else None
         self.notes = expectations.notes
 
@@ -264,6 +269,7 @@ class Report:
                 "unexpected": len(self.unexpected) - len(self.changed),
                 "changed": len(self.changed),
                 "stale": len(self.stale_expectations),
+                "intermittent_passed": len(self.intermittent_passed),
                 "skipped": sum(1 for r in self.results if r.skipped),
             },
             "coverage": self.coverage_json(),
@@ -285,6 +291,10 @@ class Report:
             "stale_expectations": [
                 {"case": e.case, "check": e.check, "reason": e.reason, "issue": e.issue}
                 for e in self.stale_expectations
+            ],
+            "intermittent_passed": [
+                {"case": e.case, "check": e.check, "reason": e.reason, "issue": e.issue}
+                for e in self.intermittent_passed
             ],
             "expectations_file": self.expectations_file,
             "notes": self.notes,

@@ -88,6 +88,7 @@ def render_html(report: dict[str, Any]) -> str:
         _matrix(report),
         _failures(report, cases),
         _stale(report),
+        _intermittent(report),
         f"<p class='muted'>Rendered by toolconform {_e(report['suite']['version'])} from "
         "report.json.</p>",
     ]
@@ -131,6 +132,8 @@ def _headline(report: dict[str, Any]) -> str:
         for key in ("unexpected", "changed", "known", "stale", "skipped")
         if key in gate
     )
+    if gate.get("intermittent_passed"):
+        figures += f", {_count(gate['intermittent_passed'])} intermittent passed"
     return (
         "<div class='headline'>"
         "<div class='figure' id='raw-conformance'><div class='muted'>raw conformance "
@@ -587,19 +590,35 @@ def _raw_pair(expected: Any, actual: Any) -> str:
     )
 
 
-def _stale(report: dict[str, Any]) -> str:
-    entries = report.get("stale_expectations") or []
-    if not entries:
-        return ""
-    items = "".join(
+def _entries(entries: list[dict[str, Any]]) -> str:
+    """Expectations-file entries as a list: case / check: reason."""
+    return "".join(
         f"<li><code>{_e(entry['case'])}</code> / <code>{_e(entry['check'])}</code>"
         + (f": {_e(entry['reason'])}" if entry.get("reason") else "")
         + "</li>"
         for entry in entries
     )
+
+
+def _stale(report: dict[str, Any]) -> str:
+    entries = report.get("stale_expectations") or []
+    if not entries:
+        return ""
     return (
         f"<h2 id='stale'>Stale expectations ({len(entries)})</h2><p>Listed as failing in the "
-        f"expectations file, but they passed: remove them.</p><ul>{items}</ul>"
+        f"expectations file, but they passed: remove them.</p><ul>{_entries(entries)}</ul>"
+    )
+
+
+def _intermittent(report: dict[str, Any]) -> str:
+    entries = report.get("intermittent_passed") or []
+    if not entries:
+        return ""
+    return (
+        f"<h2 id='intermittent'>Intermittent known failures that passed this run "
+        f"({len(entries)})</h2><p>Measurements near their bound, marked "
+        "<code>intermittent</code> in the expectations file: they fail in some runs and pass "
+        f"in others, so a pass does not make them stale.</p><ul>{_entries(entries)}</ul>"
     )
 
 

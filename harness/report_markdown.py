@@ -66,9 +66,16 @@ def headline(report: dict[str, Any]) -> list[str]:
         "cases pass every must-level check (known failures count as failures).",
         f"Gate {gate['verdict'].upper()} {against}: {gate['known']} known, "
         f"{gate['unexpected']} unexpected, {gate['changed']} changed, {gate['stale']} stale, "
-        f"{gate['skipped']} skipped.",
+        f"{gate['skipped']} skipped{intermittent_note(gate)}.",
     ]
     return lines
+
+
+def intermittent_note(gate: dict[str, Any]) -> str:
+    """The intermittent known failures that passed this run, when there are any (reports
+    before they existed have none)."""
+    count = gate.get("intermittent_passed", 0)
+    return f"; {count} intermittent known failure(s) passed this run" if count else ""
 
 
 def badge_text(report: dict[str, Any]) -> str:
@@ -288,6 +295,17 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report["stale_expectations"]:
         lines += ["", "## Stale expectations (listed as failing, but passed: remove them)", ""]
         for entry in report["stale_expectations"]:
+            lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
+    if report.get("intermittent_passed"):
+        lines += [
+            "",
+            "## Intermittent known failures that passed this run",
+            "",
+            "Measurements near their bound, marked `intermittent` in the expectations file: "
+            "they fail in some runs and pass in others, so a pass does not make them stale.",
+            "",
+        ]
+        for entry in report["intermittent_passed"]:
             lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
     return "\n".join(lines) + "\n"
 

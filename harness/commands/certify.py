@@ -51,7 +51,7 @@ from ..report import (
     results_from_json,
     write_report,
 )
-from ..report_markdown import percent, report_files
+from ..report_markdown import intermittent_note, percent, report_files
 from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
@@ -771,6 +771,11 @@ def _summary(console: Console, data: dict, report: Report) -> None:
             _text("stale expectation ", "yellow")
             + _text(f"{entry.case} / {entry.check}: it passed; remove it")
         )
+    for entry in report.intermittent_passed:
+        console.print(
+            _text("intermittent known failure ", "cyan")
+            + _text(f"{entry.case} / {entry.check}: passed this run")
+        )
     totals = data["totals"]
     for reason in data["gate"]["reasons"]:
         console.print(_text("gate: ", "red") + _text(reason))
@@ -782,7 +787,8 @@ def _summary(console: Console, data: dict, report: Report) -> None:
             f": must-level conformance {percent(passed, cases)} ({passed}/{cases} must-level "
             f"cases); gate: {totals['unexpected_failures']} unexpected "
             f"({totals['changed_failures']} changed), {totals['expected_failures']} known, "
-            f"{totals['stale_expectations']} stale, {totals['skipped']} skipped; "
+            f"{totals['stale_expectations']} stale, {totals['skipped']} skipped"
+            f"{intermittent_note(data['gate'])}; "
             f"{totals['cases']} cases, {totals['runs']} runs in {data['seconds']} s; "
             f"{totals['informative_failures']} informative failures"
         )

@@ -69,9 +69,6 @@ class Verdict:
     #: How many sizes past the ladder ``extend`` timed (the last of ``points``): a verdict
     #: near the bound.
     past: int = 0
-    #: Whether those sizes count among its top ``TOP`` (a pass near the bound, failed by its
-    #: steps past the ladder: ``_step_past``).
-    past_in_top: bool = False
 
     @property
     def exponent(self) -> float | None:
@@ -79,12 +76,14 @@ class Verdict:
         and the exponent of its top ``TOP`` sizes: a quadratic term that is small beside the
         per-character cost at the smaller sizes (a copy of the text so far on every chunk)
         bends the curve only at the top, and a fit over a ×128 ladder averages it away.
-        Sizes ``extend`` added count in the fit over all sizes only: on a loaded machine the
-        largest size is slowed the most, and one more of them judged among the top four
+        One size ``extend`` added counts in the fit over all sizes only: on a loaded machine
+        the largest size is slowed the most, and one more of them judged among the top four
         failed the reference (deepseek_v32 long-string-value: 14.5, 29.5, 77.0, 172.5 and
-        472.2 ms, size^1.32 over the top four, size^1.26 over all), unless ``past_in_top``."""
+        472.2 ms, size^1.32 over the top four, size^1.26 over all). Two or more count among
+        the top four too: a pass fails on them only when their steps climb (``_step_past``),
+        which one slowed size does not make."""
         whole = fit_exponent(self.points)
-        own = self.points[: len(self.points) - (0 if self.past_in_top else self.past)]
+        own = self.points[: len(self.points) - (self.past if self.past == 1 else 0)]
         if whole is None or len(own) <= TOP:
             return whole
         return max(whole, fit_exponent(own[-TOP:]) or whole)
@@ -308,24 +307,52 @@ def extend(
     last_size, last_seconds = verdict.points[-1]
     if last_seconds * (size / last_size) ** exponent > cap:
         return verdict
-    best, spent = math.inf, 0.0
+    timed = _time_past(seconds_at, size, cap, 0.0)
+    return Verdict(
+        points=[*verdict.points, (size, timed.seconds)],
+        stopped_before=size if timed.stopped else None,
+        budget=cap if timed.stopped else verdict.budget,
+        past=1,
+    )
+
+
+@dataclass
+class _Past:
+    """A size timed past the ladder: its best time (at least the cap's remainder when it ran
+    past it), the best time of the size before it timed beside it, and the seconds spent."""
+
+    seconds: float
+    before: float
+    stopped: bool
+    spent: float
+
+
+def _time_past(
+    seconds_at: Measurement, size: int, cap: float, spent: float, *, beside: int | None = None
+) -> _Past:
+    """``size`` timed past the ladder within ``cap`` (``spent`` of it gone), best of two
+    rounds, or of one when its run is longer than ``LONG``; with ``beside``, the size before
+    it is timed again first in each round (interleaved: a load change between them does not
+    make their step), and one round does when its step is below ``EXTEND_ABOVE``."""
+    seconds, before = math.inf, math.inf
     for _ in range(2):
+        if beside is not None:
+            again = seconds_at(beside, None)
+            spent, before = spent + again, min(before, again)
         try:
-            seconds = seconds_at(size, cap - spent)
+            measured = seconds_at(size, cap - spent)
         except Exceeded as exceeded:
-            points = [*verdict.points, (size, max(exceeded.estimate, cap - spent))]
-            return Verdict(points=points, stopped_before=size, budget=cap, past=1)
-        spent, best = spent + seconds, min(best, seconds)
-        if seconds > LONG:
+            return _Past(max(exceeded.estimate, cap - spent), before, True, cap)
+        spent, seconds = spent + measured, min(seconds, measured)
+        if measured > LONG or (beside is not None and measured <= again * STEP**EXTEND_ABOVE):
             break
-    return Verdict(points=[*verdict.points, (size, best)], budget=verdict.budget, past=1)
+    return _Past(seconds, before, False, spent)
 
 
 def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict:
     """A pass near the bound, timed a doubling at a time past its ladder until its steps
-    decide (``EXTEND_ABOVE``): each new size beside the last one again, interleaved, best of
-    two (a load change between them does not make the step), or of one when the first round
-    is long or its step is below ``EXTEND_ABOVE``. It fails on two clear steps in a row
+    decide (``EXTEND_ABOVE``), each new size timed beside the last (``_time_past``). It
+    fails on two clear steps in a row
     (``CLIMB``) with its exponent above the bound (the new sizes among its top four); it
     stands on a step at most ``SUPER_LINEAR``, on a doubling that would not fit in ``cap``,
     and on one that ran past it without deciding."""
@@ -336,20 +363,10 @@ def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict
         growth = steps[-1] if steps else verdict.exponent or 1.0
         if spent + last_seconds * STEP ** max(growth, 1.0) > cap:
             return verdict
-        best, stopped = math.inf, None
-        for _ in range(2):
-            again = seconds_at(last_size, None)
-            spent += again
-            points[-1] = (last_size, min(points[-1][1], again))
-            try:
-                seconds = seconds_at(size, cap - spent)
-            except Exceeded as exceeded:
-                best, stopped = max(exceeded.estimate, cap - spent), size
-                break
-            spent, best = spent + seconds, min(best, seconds)
-            if seconds > LONG or seconds <= again * STEP**EXTEND_ABOVE:
-                break
-        points.append((size, best))
+        timed = _time_past(seconds_at, size, cap, spent, beside=last_size)
+        spent = timed.spent
+        points[-1] = (last_size, min(last_seconds, timed.before))
+        points.append((size, timed.seconds))
         steps.append(fit_exponent(points[-2:]) or 0.0)
         if steps[-1] <= SUPER_LINEAR:
             return verdict
@@ -357,12 +374,11 @@ def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict
         if clear and steps[-1] >= steps[-2] - CLIMB:
             extended = Verdict(
                 list(points),
-                stopped_before=stopped,
-                budget=cap if stopped else verdict.budget,
+                stopped_before=size if timed.stopped else None,
+                budget=cap if timed.stopped else verdict.budget,
                 past=len(points) - len(verdict.points),
-                past_in_top=True,
             )
             if not extended.linear:
                 return extended
-        if stopped:
+        if timed.stopped:
             return verdict

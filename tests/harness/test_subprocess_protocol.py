@@ -15,7 +15,7 @@ from toolconform.harness.adapters import load_adapter
 from toolconform.harness.adapters.subprocess import Launch
 from toolconform.harness.cases import load_cases
 from toolconform.harness.cli import main
-from toolconform.harness.execution import CaseExecutor
+from toolconform.harness.execution import CaseExecutor, feed_chunking
 from toolconform.harness.protocol import problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,6 +51,41 @@ def test_the_node_adapter_certifies_through_the_protocol(tmp_path) -> None:
         if not f["expected_failure"]
     ]
     assert completed.returncode == 0, "\n".join(report["gate"]["reasons"] + unexpected)
+
+
+def loop_seconds(program: Path, *, outputs: bool) -> float:
+    """The seconds the program's own run loop takes (its ``elapsed_ns``: no request or reply
+    in it) for qwen25's content-full-of-angle-brackets at 8,000, cut as certify's ladder
+    cuts it, twenty runs per request, with and without ``outputs``; best of five."""
+    adapter = load_adapter(f"cmd:node {program}")
+    try:
+        case = CASES["qwen25/pathological/content-full-of-angle-brackets"]
+        chunking = CaseExecutor(adapter, robustness=False)._timing_chunking(
+            case, case.sized(8_000)[0]
+        )
+        runs = [
+            adapter.factory.run_batch(
+                case.dialect, case.request, [{"chunks": list(chunking.chunks)}], repeat=20,
+                tokenizer_family=chunking.tokenizer, outputs=outputs,
+            )[0]["elapsed_ns"]
+            for _ in range(5)
+        ]  # fmt: skip
+        return min(runs) / 1e9
+    finally:
+        adapter.close()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_node_adapter_drops_the_outputs_of_a_timed_run() -> None:
+    """A timed run asks for the count of outputs only (``outputs: false``); a program that
+    keeps them anyway makes its runtime's collector copy them, and its CPU time grows faster
+    than its parser's: the example's grew 4.7 to 6.6 times over one doubling of this case
+    (2026-12-07) and failed perf.linear in CI, until its run loop dropped each output as it
+    came (examples/node-adapter/protocol.mjs). Dropped, its loop is faster than one that
+    keeps them; kept either way, the two took the same time."""
+    program = ROOT / "examples" / "node-adapter" / "adapter.mjs"
+    kept, dropped = (loop_seconds(program, outputs=flag) for flag in (True, False))
+    assert kept > 2 * dropped, (kept, dropped)
 
 
 def test_a_well_behaved_program_passes_with_validated_messages() -> None:
@@ -193,7 +228,7 @@ def test_a_timed_run_asks_for_the_count_of_its_outputs_alone() -> None:
 
     from toolconform.harness.adapters.host import Host
     from toolconform.harness.chunkings import Chunking
-    from toolconform.harness.execution import OK, feed_chunking
+    from toolconform.harness.execution import OK
 
     case = CASES["qwen3/valid/text-after-block"]
     chunks = [case.output[i : i + 4] for i in range(0, len(case.output), 4)]

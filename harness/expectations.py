@@ -325,14 +325,14 @@ class Expectations:
         """Entries that did not fail (XPASS): exact ones whose case ran and passed the check,
         glob ones that matched no failure among the cases that ran. Stale, unless
         intermittent."""
-        stale = []
+        passing = []
         for entry in self.known:
             if entry.is_glob:
                 if not entry.used and entry.covers(ran):
-                    stale.append(entry)
+                    passing.append(entry)
             elif entry.case in ran and (entry.case, entry.check) not in failed:
-                stale.append(entry)
-        return stale
+                passing.append(entry)
+        return passing
 
 
 class RecordedFailure(Protocol):

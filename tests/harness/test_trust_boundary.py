@@ -293,6 +293,28 @@ def test_verify_report_finds_edits_other_adapters_and_forged_verdicts(
     assert code == 1 and "its digest differs from the report's" in out
 
 
+def test_a_report_holding_a_carriage_return_or_a_lone_surrogate_derives_from_its_json(
+    capsys, tmp_path: Path
+) -> None:
+    """Parsers' outputs put both in reports (SGLang's and vLLM's published ones hold them):
+    ``write_report`` writes a lone surrogate as its escape and a carriage return as it is.
+    verify-report once read the files as text, where the escape and the newline it makes of
+    ``\r`` differ from the rendering, and called genuine reports edited."""
+    from toolconform.harness.report import write_report
+    from toolconform.harness.report_markdown import report_files
+
+    report = tmp_path / "r"
+    status, data, _ = certify(capsys, report)
+    assert status == 0
+    data["notes"] = ["a carriage return\r here, and a lone surrogate \ud83d there"]
+    write_report(report, report_files(json.dumps(data, ensure_ascii=False, indent=2) + "\n"))
+    code = main(["verify-report", str(report)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "report.md derives from report.json" in out
+    assert "report.html derives from report.json" in out
+
+
 def test_the_process_tree_is_the_same_walked_by_children_or_by_scan(monkeypatch) -> None:
     """A program's tree (its children and theirs) is what CPU time, memory and kill are
     counted over: the fast walk over the kernel's children lists finds what a scan of every

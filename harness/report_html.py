@@ -87,8 +87,22 @@ def render_html(report: dict[str, Any]) -> str:
         _notes(report),
         _matrix(report),
         _failures(report, cases),
-        _stale(report),
-        _intermittent(report),
+        _listed(
+            report,
+            "stale_expectations",
+            "stale",
+            "Stale expectations",
+            "Listed as failing in the expectations file, but they passed: remove them.",
+        ),
+        _listed(
+            report,
+            "intermittent_passed",
+            "intermittent",
+            "Intermittent known failures that passed this run",
+            "Measurements near their bound, marked <code>intermittent</code> in the "
+            "expectations file: they fail in some runs and pass in others, so a pass does not "
+            "make them stale.",
+        ),
         f"<p class='muted'>Rendered by toolconform {_e(report['suite']['version'])} from "
         "report.json.</p>",
     ]
@@ -590,36 +604,19 @@ def _raw_pair(expected: Any, actual: Any) -> str:
     )
 
 
-def _entries(entries: list[dict[str, Any]]) -> str:
-    """Expectations-file entries as a list: case / check: reason."""
-    return "".join(
+def _listed(report: dict[str, Any], key: str, anchor: str, title: str, text: str) -> str:
+    """A section listing the expectations-file entries ``report[key]`` (case / check:
+    reason), when there are any."""
+    entries = report.get(key) or []
+    if not entries:
+        return ""
+    items = "".join(
         f"<li><code>{_e(entry['case'])}</code> / <code>{_e(entry['check'])}</code>"
         + (f": {_e(entry['reason'])}" if entry.get("reason") else "")
         + "</li>"
         for entry in entries
     )
-
-
-def _stale(report: dict[str, Any]) -> str:
-    entries = report.get("stale_expectations") or []
-    if not entries:
-        return ""
-    return (
-        f"<h2 id='stale'>Stale expectations ({len(entries)})</h2><p>Listed as failing in the "
-        f"expectations file, but they passed: remove them.</p><ul>{_entries(entries)}</ul>"
-    )
-
-
-def _intermittent(report: dict[str, Any]) -> str:
-    entries = report.get("intermittent_passed") or []
-    if not entries:
-        return ""
-    return (
-        f"<h2 id='intermittent'>Intermittent known failures that passed this run "
-        f"({len(entries)})</h2><p>Measurements near their bound, marked "
-        "<code>intermittent</code> in the expectations file: they fail in some runs and pass "
-        f"in others, so a pass does not make them stale.</p><ul>{_entries(entries)}</ul>"
-    )
+    return f"<h2 id='{anchor}'>{title} ({len(entries)})</h2><p>{text}</p><ul>{items}</ul>"
 
 
 _STYLE = """

@@ -288,14 +288,8 @@ class Report:
             },
             "matrix": self.matrix(),
             "failures": [failure.to_json() for failure in self.failures],
-            "stale_expectations": [
-                {"case": e.case, "check": e.check, "reason": e.reason, "issue": e.issue}
-                for e in self.stale_expectations
-            ],
-            "intermittent_passed": [
-                {"case": e.case, "check": e.check, "reason": e.reason, "issue": e.issue}
-                for e in self.intermittent_passed
-            ],
+            "stale_expectations": _entries_json(self.stale_expectations),
+            "intermittent_passed": _entries_json(self.intermittent_passed),
             "expectations_file": self.expectations_file,
             "notes": self.notes,
             "cases": [
@@ -371,6 +365,20 @@ def check_report_directory(directory: Path) -> None:
         raise UsageError(f"--report {directory}: not writable")
 
 
+def _entries_json(entries: list[KnownFailure]) -> list[dict[str, str]]:
+    return [
+        {"case": e.case, "check": e.check, "reason": e.reason, "issue": e.issue} for e in entries
+    ]
+
+
+def encoded(text: str) -> bytes:
+    """A report file's bytes, as ``write_report`` writes them and ``verify-report`` compares
+    them: UTF-8, a carriage return kept as it is, and a lone surrogate a parser produced
+    (JSON's "\ud83d" escape decodes to one), which UTF-8 cannot carry, written as its
+    escape (valid in JSON too)."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 def write_report(
     directory: Path, files: Iterable[tuple[str, str | None]], *, binary_from: Path | None = None
 ) -> None:
@@ -395,9 +403,7 @@ def write_report(
                 assert binary_from is not None
                 shutil.copyfile(binary_from / name, staging / name)
             else:
-                # A parser may produce a lone surrogate (JSON's "\ud83d" escape decodes to
-                # one), which UTF-8 cannot carry: written as its escape, valid in JSON too.
-                (staging / name).write_text(text, encoding="utf-8", errors="backslashreplace")
+                (staging / name).write_bytes(encoded(text))
         if directory.exists():
             for written in staging.iterdir():
                 os.replace(written, directory / written.name)

@@ -352,10 +352,9 @@ def _time_past(
 def _step_past(seconds_at: Measurement, verdict: Verdict, cap: float) -> Verdict:
     """A pass near the bound, timed a doubling at a time past its ladder until its steps
     decide (``EXTEND_ABOVE``), each new size timed beside the last (``_time_past``). It
-    fails on two clear steps in a row
-    (``CLIMB``) with its exponent above the bound (the new sizes among its top four); it
-    stands on a step at most ``SUPER_LINEAR``, on a doubling that would not fit in ``cap``,
-    and on one that ran past it without deciding."""
+    fails on two clear steps in a row (``CLIMB``) with its exponent above the bound (the new
+    sizes among its top four); it stands on a step at most ``SUPER_LINEAR``, on a doubling
+    that would not fit in ``cap``, and on one that ran past it without deciding."""
     points, steps, spent = list(verdict.points), [], 0.0
     while True:
         last_size, last_seconds = points[-1]

@@ -36,7 +36,7 @@ from ..cases import builtin_corpus
 from ..corpus_build import corpus_identity
 from ..errors import UsageError
 from ..identity import adapter_identity, identity_problems
-from ..report import SCHEMA_VERSION, report_schema
+from ..report import SCHEMA_VERSION, encoded, report_schema
 from ..report_markdown import REPORT_FILES, report_files
 
 
@@ -73,10 +73,9 @@ def run(args: argparse.Namespace) -> int:
         path = args.directory / name
         if not path.exists():
             problems.append(f"{name}: missing")
-        # Compared as the bytes ``write_report`` writes: a lone surrogate a parser produced
-        # is written as its escape, and a carriage return in a failure's text stays one
-        # (read as text, it would read as a newline).
-        elif path.read_bytes() != expected.encode("utf-8", "backslashreplace"):
+        # Compared as bytes: read as text, a carriage return in a parser's output would
+        # read as a newline.
+        elif path.read_bytes() != encoded(expected):
             problems.append(f"{name}: does not derive from report.json (edited, or stale)")
         else:
             checked.append(f"{name} derives from report.json")

@@ -198,8 +198,8 @@ def _entry(*, intermittent: bool) -> str:
 
 
 def test_an_intermittent_measurement_that_passes_is_not_stale(capsys, tmp_path: Path) -> None:
-    """SGLang's GLM long values fit size^0.92 to 1.25 over their sizes and steps of 0.97 to
-    1.84 past them (2026-12-07): perf.linear fails in some runs and passes in others, and a
+    """SGLang's GLM long values fit size^0.92 to 1.29 over their sizes and step size^0.85
+    to 1.84 past them (2026-12-07): perf.linear fails in some runs and passes in others, and a
     strict entry made every gate of that report fail one way or the other. Marked
     intermittent, a pass leaves the entry standing and the report says it passed; unmarked,
     the same pass is stale."""

@@ -36,11 +36,12 @@ entries of every other case stay as they were.
 
 An *intermittent* entry (wptrunner's ``expected: [PASS, FAIL]``) is for a measurement that
 passes or fails by the run on one machine (``perf.linear`` near its bound, ``run.no-timeout``
-near its limit): its failure is known, and a run that passes it does not call it stale (the
-report lists it as passed this run instead). Only a measured check may be intermittent: an
-outcome that differs from run to run is a failure of its own (``result.seed-invariant``), not
-a known one. ``--update-expectations`` keeps an intermittent entry whether or not the run
-failed it: the mark is a person's, from several runs.
+near its limit, ``mem.no-leak`` and ``mem.linear`` near their allowance): its failure is
+known, and a run that passes it does not call it stale (the report lists it as passed this
+run instead). Only a measured check may be intermittent: an outcome that differs from run to
+run is a failure of its own (``result.seed-invariant``), not a known one.
+``--update-expectations`` keeps an intermittent entry whether or not the run failed it: the
+mark is a person's, from several runs.
 """
 
 from __future__ import annotations
@@ -60,8 +61,10 @@ from . import json_values
 from .checks import BY_ID, FINISH_REASON
 from .errors import UsageError
 
-#: Checks whose failure is a measurement, not an outcome: their fingerprint is the kind only.
-_MEASURED = frozenset({"perf.linear", "run.no-timeout"})
+#: Checks whose failure is a measurement against a bound, not an outcome: their fingerprint is
+#: the kind only (what they record, timings and memory readings, differs from run to run),
+#: and only their exact entries may be intermittent.
+_MEASURED = frozenset({"perf.linear", "run.no-timeout", "mem.no-leak", "mem.linear"})
 #: Generated case ids name content drawn by the strategies; a run may not draw them all.
 GENERATED_PREFIX = "generated/"
 

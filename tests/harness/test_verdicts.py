@@ -189,10 +189,10 @@ def test_updating_expectations_drops_generated_cases_that_no_longer_exist(
 LINEAR_CASE = "qwen25/pathological/long-string-argument"
 
 
-def _entry(*, intermittent: bool) -> str:
+def _entry(*, intermittent: bool, check: str = "perf.linear") -> str:
     mark = "intermittent = true\n" if intermittent else ""
     return (
-        f'[[known_failure]]\ncase = "{LINEAR_CASE}"\ncheck = "perf.linear"\n'
+        f'[[known_failure]]\ncase = "{LINEAR_CASE}"\ncheck = "{check}"\n'
         f'reason = "size^1.4 in some runs"\nfingerprint = "fail"\n{mark}'
     )
 
@@ -228,26 +228,47 @@ def test_an_intermittent_measurement_that_passes_is_not_stale(capsys, tmp_path: 
     assert f'case = "{LINEAR_CASE}"' in after and "intermittent = true" in after
 
 
+@pytest.mark.parametrize(
+    ("check", "actual"),
+    [
+        ("perf.linear", None),
+        # vLLM's Mistral parser keeps growing past the allowance in some runs and levels
+        # off in others (unified: many-filtered-calls in 7 of 8 runs since 2026-12-03,
+        # many-short-strings in 1); its readings differ from run to run.
+        ("mem.no-leak", {"resident_bytes": [61_000_000, 61_300_000, 61_600_000]}),
+        ("mem.linear", {"peak_growth": {"8000": 90_000_000}}),
+    ],
+)
 def test_an_intermittent_measurement_that_fails_is_known_and_keeps_its_mark(
-    tmp_path: Path,
+    tmp_path: Path, check: str, actual: object
 ) -> None:
+    """A measurement's failure is known by its kind alone (``fail``: the readings are not
+    what it is), and marked intermittent it is known when it fails, listed when it passes."""
     path = tmp_path / "expectations.toml"
-    path.write_text(_entry(intermittent=True))
+    path.write_text(_entry(intermittent=True, check=check))
     expectations = Expectations.load(path, [LINEAR_CASE])
     failure = Failure(
-        LINEAR_CASE, "qwen25", "perf.linear", "should", "fail", "time grows as size^1.41",
-        Chunking("timing", ("<timed>",)),
+        LINEAR_CASE, "qwen25", check, "should", "fail", "measured past its bound",
+        Chunking("timing", ("<timed>",)), actual=actual,
     )  # fmt: skip
     result = CaseResult(LINEAR_CASE, "qwen25", "pathological", "should", failures=[failure])
-    result.checks["perf.linear"] = "fail"
+    result.checks[check] = "fail"
     run = Report("reference", {}, "quick", {}, started=datetime.datetime.now(datetime.UTC))
     run.results.append(result)
     run.classify(expectations)
+    assert failure.fingerprint == "fail" and not failure.changed_from
     assert failure.expected_failure and not run.unexpected
     assert not run.stale_expectations and not run.intermittent_passed
     write_expectations(path, {}, [failure], expectations, {LINEAR_CASE})
     assert "intermittent = true" in path.read_text()
     assert Expectations.load(path, [LINEAR_CASE]).known[0].intermittent
+    passed = CaseResult(LINEAR_CASE, "qwen25", "pathological", "should")
+    passed.checks[check] = "pass"
+    run = Report("reference", {}, "quick", {}, started=datetime.datetime.now(datetime.UTC))
+    run.results.append(passed)
+    run.classify(expectations)
+    assert not run.stale_expectations
+    assert [entry.check for entry in run.intermittent_passed] == [check]
 
 
 @pytest.mark.parametrize(

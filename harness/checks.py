@@ -16,6 +16,7 @@ own verdicts where they need no expectation (``SELF_CONTAINED``, ``self_containe
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from typing import Any
 from ..reference import Dialect, FinalResult, Request
 from . import json_values
 from .cases import Case, Expectation, ExpectedCall, call_differences, differences
-from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking, Ending
+from .chunkings import ROBUSTNESS_TIER, TOKEN_TIER, Chunking, Ending, Family
 from .events import (
     CALL_ARGS,
     CALL_BEGIN,
@@ -106,7 +107,7 @@ class CaseContext:
     dialect: Dialect
     expectations: tuple[Expectation, ...]
     whole: Run | None = None
-    oracle: Callable[[Chunking], Run] | None = None
+    oracle: Oracle | None = None
     allowed_names: frozenset[str] | None = None
     #: Call index → (name, id) of the calls whose id the output itself writes (Kimi's
     #: ``functions.NAME:IDX``, Mistral's ``[CALL_ID]``), as the reference reads them.
@@ -145,6 +146,95 @@ def written_ids(dialect: Dialect, request: Request, text: str) -> dict[int, tupl
         for call in parsed.calls
         if call.id and call.id != f"call_{call.index}" and call.id in text
     }
+
+
+#: Characters released so far, per channel: content, reasoning, call arguments.
+Released = tuple[int, int, int]
+
+
+class Oracle:
+    """The reference parser on one case's text, the pace ``stream.progressive`` holds a
+    parser to: how much of each channel it has released after each chunk of a chunking.
+
+    Cut at a boundary source's token boundaries, the reference releases text as soon as the
+    text so far makes it stable (``ResponseParser.releases_as_it_reads``), so what it has
+    released at a boundary fed one piece at a time is never less than what it has released
+    there fed any coarser chunking of the same pieces (tested on every corpus case,
+    generated responses and token soups: tests/harness/test_oracle.py). A parser within the
+    allowance of that pace is within it of the oracle fed its own chunks; so a pass is read
+    off one run over the source's finest chunking (``boundaries``) and one whole run per
+    ending — not a run per chunking, as the default certify did for its ~60 chunkings a case
+    (a tenth of its time under py-spy). A lag past the allowance, a robustness-tier chunking
+    (tags cut anywhere, where the pace does depend on the cuts) and a dialect that does not
+    release as it reads are judged against the oracle's run on the very same chunks
+    (``run``), which a failure then reports: every verdict is the one that run gives.
+    """
+
+    def __init__(self, run: Callable[[Chunking], Run]) -> None:
+        #: The oracle fed one chunking.
+        self.run = run
+        self._finest: dict[str | None, Chunking] = {}
+        self._released: dict[str | None, dict[int, Released]] = {}
+        self._finished: dict[str, Run] = {}
+
+    def boundaries(self, finest: Chunking) -> None:
+        """Read the pace of the chunkings of ``finest``'s source (the one its tokenizer
+        names) off the oracle's run over ``finest``, one piece per chunk, when first asked."""
+        self._finest[finest.tokenizer] = finest
+
+    def pace(self, chunking: Chunking) -> tuple[Run, list[Released]] | None:
+        """The oracle's whole run under the chunking's ending, and what it had released
+        after each of the chunking's chunks and after the finish; ``None`` where that cannot
+        be read off (another tier or source, a cut between two pieces, a run that did not
+        complete): then only the oracle's run on the chunking itself says."""
+        finest = self._finest.get(chunking.tokenizer)
+        if chunking.tier != TOKEN_TIER or finest is None:
+            return None
+        released_at = self._released.get(chunking.tokenizer)
+        if released_at is None:
+            released_at = self._released[chunking.tokenizer] = self._released_at(finest)
+        finished = self._finished.get(chunking.ending)
+        if finished is None:
+            text = "".join(finest.chunks)
+            whole = Chunking(Family.WHOLE, (text,), ending=chunking.ending)
+            finished = self._finished[chunking.ending] = self.run(whole)
+        if finished.outcome != OK or finished.result is None:
+            return None
+        paced = []
+        end = 0
+        for chunk in chunking.chunks[: chunking.fed]:
+            end += len(chunk)
+            at = released_at.get(end)
+            if at is None:
+                return None
+            paced.append(at)
+        paced.append(released(finished.chunk_events)[-1])
+        return finished, paced
+
+    def _released_at(self, finest: Chunking) -> dict[int, Released]:
+        """What the oracle had released at each boundary of ``finest`` (by offset in the
+        text); empty when that run did not complete."""
+        run = self.run(finest)
+        if run.outcome != OK:
+            return {}
+        ends = itertools.accumulate(len(chunk) for chunk in finest.chunks[: finest.fed])
+        return dict(zip(ends, released(run.chunk_events), strict=False))
+
+
+def released(chunks: Sequence[Sequence[Event]]) -> list[Released]:
+    """Characters released so far after each chunk's events: content, reasoning, arguments."""
+    content = reasoning = arguments = 0
+    out = []
+    for events in chunks:
+        for event in events:
+            if event.kind == CONTENT:
+                content += len(event.text)
+            elif event.kind == REASONING:
+                reasoning += len(event.text)
+            elif event.kind == CALL_ARGS:
+                arguments += len(event.text)
+        out.append((content, reasoning, arguments))
+    return out
 
 
 class Judged:
@@ -705,7 +795,6 @@ def _append_only(events: Sequence[Event]) -> str | None:
 #: Characters a string argument may lag the oracle's beyond the longest tag: the parser may
 #: hold a value's escape sequence or a key's quoting a little longer than the oracle does.
 _ARGUMENT_SLACK = 32
-ARGUMENTS = "arguments"
 
 
 def _progressive(judged: Judged) -> str | None:
@@ -716,7 +805,23 @@ def _progressive(judged: Judged) -> str | None:
     block ends, lags by the value."""
     run, context = judged.run, judged.context
     assert context.oracle is not None
-    oracle = context.oracle(run.chunking)
+    if run.result is None:
+        return None
+    mine = released(run.chunk_events)
+    paced = context.oracle.pace(run.chunking)
+    if paced is not None and _lag(run, mine, *paced, context) is None:
+        return None
+    # A lag past the allowance, or a pace that cannot be read off the text: judged against
+    # the oracle fed these very chunks.
+    oracle = context.oracle.run(run.chunking)
+    return _lag(run, mine, oracle, released(oracle.chunk_events), context)
+
+
+def _lag(
+    run: Run, mine: list[Released], oracle: Run, reference: list[Released], context: CaseContext
+) -> str | None:
+    """How far the parser's releases ``mine`` lag the oracle's ``reference``, chunk by chunk,
+    past the allowance; ``None`` when they do not (or when the two chose other outcomes)."""
     if oracle.outcome != OK or oracle.result is None or run.result is None:
         return None
     # Where a case allows several outcomes and the parser chose another one than the oracle,
@@ -724,38 +829,19 @@ def _progressive(judged: Judged) -> str | None:
     if differences(Expectation.from_result(oracle.result), run.result):
         return None
     allowance = max((len(tag) for tag in context.dialect.protocol_tags()), default=0)
-    mine = _cumulative(run.chunk_events)
-    reference = _cumulative(oracle.chunk_events)
-    scale = (
-        (mine[-1][ARGUMENTS] / reference[-1][ARGUMENTS])
-        if mine and reference[-1][ARGUMENTS]
-        else 1.0
-    )
+    scale = (mine[-1][2] / reference[-1][2]) if mine and reference[-1][2] else 1.0
     for position, (got, want) in enumerate(zip(mine, reference, strict=False)):
-        for field_name in (CONTENT, REASONING):
-            lag = want[field_name] - got[field_name]
+        for channel, field_name in ((0, CONTENT), (1, REASONING)):
+            lag = want[channel] - got[channel]
             if lag > allowance:
                 return (
                     f"after chunk {position} the {field_name} lags the oracle by {lag} characters "
                     f"(allowed {allowance})"
                 )
-        lag = round(want[ARGUMENTS] * scale) - got[ARGUMENTS]
+        lag = round(want[2] * scale) - got[2]
         if lag > allowance + _ARGUMENT_SLACK:
             return (
                 f"after chunk {position} the call arguments lag the oracle by {lag} characters "
                 f"(allowed {allowance + _ARGUMENT_SLACK}): values are held, not streamed"
             )
     return None
-
-
-def _cumulative(chunks: Sequence[Sequence[Event]]) -> list[dict[str, int]]:
-    totals = {CONTENT: 0, REASONING: 0, ARGUMENTS: 0}
-    out = []
-    for events in chunks:
-        for event in events:
-            if event.kind in (CONTENT, REASONING):
-                totals[event.kind] += len(event.text)
-            elif event.kind == CALL_ARGS:
-                totals[ARGUMENTS] += len(event.text)
-        out.append(dict(totals))
-    return out

@@ -318,6 +318,11 @@ def from_cut_positions(
     return merge(pieces, family, [b - a for a, b in pairwise(edges)], source)
 
 
+def one_per_piece(pieces: Sequence[Piece], source: BoundarySource) -> Chunking:
+    """One piece per chunk: the finest chunking of a boundary source."""
+    return merge(pieces, labelled(Family.PIECES, source.name), [1] * len(pieces), source)
+
+
 def token_chunkings(
     pieces: Sequence[Piece],
     source: BoundarySource,
@@ -347,7 +352,7 @@ def token_chunkings(
         positions = sorted({positions[int(k * step)] for k in range(budget.two_way)})
     for cut in positions:
         yield from_cut_positions(pieces, [cut], labelled(Family.TWO_WAY, label), source)
-    every = merge(pieces, labelled(Family.PIECES, label), [1] * len(pieces), source)
+    every = one_per_piece(pieces, source)
     yield every
     for ending in last_endings if len(pieces) > 1 else ():
         yield replace(every, family=labelled(Family(ending), label), ending=ending)

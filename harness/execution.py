@@ -49,6 +49,7 @@ from .checks import (
     SEED_INVARIANT,
     TIMEOUT,
     CaseContext,
+    Oracle,
     Outcome,
     Run,
     effective_level,
@@ -69,6 +70,7 @@ from .chunkings import (
     family_of,
     from_cut_positions,
     labelled,
+    one_per_piece,
     token_chunkings,
 )
 from .events import (
@@ -572,7 +574,7 @@ class CaseExecutor:
         after the whole response."""
         dialect = get_dialect(case.dialect)
         context = CaseContext.build(case, dialect, expectations, text=text)
-        context.oracle = lambda chunking: feed_chunking(self._oracle, case, chunking)
+        context.oracle = Oracle(lambda chunking: feed_chunking(self._oracle, case, chunking))
         complete, problem = complete_result(self.adapter, case, text)
         found: dict[str, tuple[Run, str]] = {}
 
@@ -617,6 +619,8 @@ class CaseExecutor:
         first = sources[0] if sources else None
         for source in sources:
             pieces = source.split(text) or [Piece("")]
+            if dialect.response_parser.releases_as_it_reads:
+                context.oracle.boundaries(one_per_piece(pieces, source))
             seed = zlib.crc32(case.id.encode())
             chunkings = token_chunkings(
                 pieces, source, self._budget(case), seed=seed, endings=self.adapter.endings

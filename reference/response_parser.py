@@ -50,6 +50,12 @@ class ResponseParser:
     #: them). Declared here, on every dialect, so that the oracles that forbid invented text
     #: allow exactly this and nothing else.
     reasoning_separator: ClassVar[str] = ""
+    #: Whether, cut at token boundaries, what the parser has released at a boundary is at
+    #: least what it releases there fed any coarser chunking of the same text: it releases
+    #: text as soon as the text so far makes it stable. The harness then reads the oracle's
+    #: pace off the finest chunking (tests/harness/test_oracle.py holds every dialect that
+    #: declares it to it, on the corpus and on generated outputs).
+    releases_as_it_reads: ClassVar[bool] = True
 
     def __init__(
         self,

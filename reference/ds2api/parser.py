@@ -64,6 +64,12 @@ class Ds2apiResponseParser(ResponseParser):
     text it sieves, so the dialect registers no reasoning parser.
     """
 
+    #: The sieve holds text it could not yet decide until a later decision point, not until
+    #: the text so far decides it: fed one token at a time, ``If a < b and c >`` has
+    #: released ``If a `` where the same text in one chunk is released whole (its result is
+    #: the same for every chunking; only the pace differs).
+    releases_as_it_reads = False
+
     def __init__(
         self,
         request: Request | None = None,

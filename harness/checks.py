@@ -164,9 +164,9 @@ class Oracle:
     allowance of that pace is within it of the oracle fed its own chunks; so a pass is read
     off one run over the source's finest chunking (``boundaries``) and one whole run per
     ending — not a run per chunking, as the default certify did for its ~60 chunkings a case
-    (a tenth of its time under py-spy). A lag past the allowance, a robustness-tier chunking
-    (tags cut anywhere, where the pace does depend on the cuts) and a dialect that does not
-    release as it reads are judged against the oracle's run on the very same chunks
+    (a tenth of its time under py-spy). A lag past the allowance, a chunking cut between two
+    pieces (a tag cut anywhere, where the pace does depend on the cuts) and a dialect that
+    does not release as it reads are judged against the oracle's run on the very same chunks
     (``run``), which a failure then reports: every verdict is the one that run gives.
     """
 
@@ -185,10 +185,10 @@ class Oracle:
     def pace(self, chunking: Chunking) -> tuple[Run, list[Released]] | None:
         """The oracle's whole run under the chunking's ending, and what it had released
         after each of the chunking's chunks and after the finish; ``None`` where that cannot
-        be read off (another tier or source, a cut between two pieces, a run that did not
+        be read off (another source, a cut between two pieces, a run that did not
         complete): then only the oracle's run on the chunking itself says."""
         finest = self._finest.get(chunking.tokenizer)
-        if chunking.tier != TOKEN_TIER or finest is None:
+        if finest is None:
             return None
         released_at = self._released.get(chunking.tokenizer)
         if released_at is None:

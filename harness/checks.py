@@ -805,8 +805,6 @@ def _progressive(judged: Judged) -> str | None:
     block ends, lags by the value."""
     run, context = judged.run, judged.context
     assert context.oracle is not None
-    if run.result is None:
-        return None
     mine = released(run.chunk_events)
     paced = context.oracle.pace(run.chunking)
     if paced is not None and _lag(run, mine, *paced, context) is None:

@@ -54,7 +54,7 @@ class ResponseParser:
     #: least what it releases there fed any coarser chunking of the same text: it releases
     #: text as soon as the text so far makes it stable. The harness then reads the oracle's
     #: pace off the finest chunking (tests/harness/test_oracle.py holds every dialect that
-    #: declares it to it, on the corpus and on generated outputs).
+    #: declares it to it on the corpus, and the rendered ones on generated outputs).
     releases_as_it_reads: ClassVar[bool] = True
 
     def __init__(

@@ -73,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         path = args.directory / name
         if not path.exists():
             problems.append(f"{name}: missing")
-        # Compared as bytes: read as text, a carriage return in a parser's output would
-        # read as a newline.
+        # Compared as the bytes write_report writes (report.encoded): read as text, a
+        # carriage return would read as a newline and a lone surrogate's escape would differ.
         elif path.read_bytes() != encoded(expected):
             problems.append(f"{name}: does not derive from report.json (edited, or stale)")
         else:

@@ -13,7 +13,7 @@ dialect whose envelope is keyed by the function name (Apertus' ``{"NAME": {…}}
 
 from __future__ import annotations
 
-import json
+from json.decoder import scanstring  # the C decoder json.loads uses, strict
 from typing import ClassVar
 
 from .json_scanner import JsonValueScanner
@@ -57,16 +57,33 @@ class JsonToolParser(ToolParser):
         self._phase = _START
         self._in_list = False
 
-    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
+    def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], final: bool = False) -> int:
+        """``ToolParser.feed_tool_block``, with the hot path in front of it: the middle of a
+        long string argument, where a chunk with no quote in it is all value.
+
+        In ``_ARGUMENTS`` the payload was decided and neither it nor the block has closed,
+        so the chunk goes to the arguments without the calls in between
+        (``ToolParser.feed_tool_block``, ``_consume_stream_payload``,
+        ``_forward_json_value``) and, for a named call, without ``_emit_arguments``' either:
+        such a chunk costs 0.65 µs through ``ResponseParser.stream_chunk``, 0.83 µs with
+        the calls (timeit, 2026-12-07). The scanner is fed only to follow escapes: a chunk
+        that ends in a backslash escapes the next one's first character.
+        """
         if self._phase == _ARGUMENTS and text and not final:
             scanner = self._scanner
-            # The hot path: the middle of a long string argument, a chunk with no quote or
-            # backslash in it is all value (what ``_forward_json_value`` would find, without
-            # its two calls). The test is ``JsonValueScanner.feed``'s own hot path, written
-            # out: as a scanner method it measured 0.84-0.91 µs per chunk against 0.83-0.87.
-            if scanner.in_string and not scanner.escape and '"' not in text and "\\" not in text:
-                self._emit_arguments(deltas, text)
+            if scanner.in_string and '"' not in text:
+                if scanner.escape or "\\" in text:
+                    scanner.feed(text)  # escapes, no quote: the string goes on past the chunk
+                index = self._output_index
+                if index >= 0:
+                    deltas.append(DeltaToolCall(index, None, None, None, text))
+                    self._arguments_emitted = True
+                else:
+                    self._emit_arguments(deltas, text)
                 return len(text)
+        return ToolParser.feed_tool_block(self, text, deltas, final)
+
+    def _consume_stream_payload(self, text: str, deltas: list[DeltaToolCall], final: bool) -> int:
         n = len(text)
         i = 0
         while True:
@@ -195,8 +212,8 @@ class JsonToolParser(ToolParser):
             self._resume = end - start
             return None
         self._resume = 0
-        try:
-            return end, json.loads(text[start:end])
+        try:  # json.loads' own string decoder, without its parse of a whole document
+            return end, scanstring(text, start + 1)[0]
         except ValueError:
             return end, None
 

@@ -221,7 +221,7 @@ class ResponseParser:
                 pos, switched = self._consume_reasoning(pending, pos, final, out)
             if not switched:
                 break
-        self._pending = pending[pos:] if pos else pending
+        self._pending = pending[pos:] if pos < len(pending) else ""
         return out
 
     def parse_complete(self, text: str, token_ids: Sequence[int] = ()) -> FinalResult:

@@ -192,8 +192,11 @@ class ResponseParser:
                     if held:
                         pending = held + pending[pos:]
                         pos = 0
+                    # Repeats of the open tag before the prose are prose too, released now.
+                    stutter = pending[pos : pos + tool.stutter]
+                    pos += len(stutter)
                     self._mode = self._tool_found_in
-                    released = self._separators_before_tool + tool.open_tag
+                    released = self._separators_before_tool + tool.open_tag + stutter
                     self._separators_before_tool = ""
                     if self._mode is PLAIN:
                         out.append((DeltaMessage(content=released), False))

@@ -89,6 +89,14 @@ class ToolParser:
         self._verdict_phase = 0
         #: The text the verdict judged while undecided, taken from the caller in pieces.
         self._verdict_held: list[str] = []
+        self._held_length = 0
+        #: How much of the undecided text (what the verdict held, then the caller's text)
+        #: is a stutter: layout and repeated open tags, up to the end of the last repeat.
+        #: When the block is rejected, each repeat would be rejected in turn by the same
+        #: text after it, so the caller releases the stutter with the open tag as text
+        #: instead of reading it again one repeat at a time (quadratic in the repeats:
+        #: fuzz finding json-6783f52aa1).
+        self.stutter = 0
         #: Whether any call has been emitted in this response (for finish_reason).
         self.tool_emitted = False
 
@@ -103,6 +111,8 @@ class ToolParser:
         self._verdict_scanned = 0
         self._verdict_phase = 0
         self._verdict_held = []
+        self._held_length = 0
+        self.stutter = 0
 
     def feed_tool_block(self, text: str, deltas: list[DeltaToolCall], final: bool = False) -> int:
         """Consume what is stable of ``text`` (which starts inside the block).
@@ -124,6 +134,7 @@ class ToolParser:
                 judged = self._verdict_scanned
                 if judged:
                     self._verdict_held.append(text[:judged] if judged < len(text) else text)
+                    self._held_length += judged
                     self._verdict_scanned = 0
                 return judged
             # Confirmed, or the input ended first: a block truncated after its open tag.
@@ -144,6 +155,7 @@ class ToolParser:
         hands) before the decision; once rejected, the caller reads it again as text."""
         held = "".join(self._verdict_held)
         self._verdict_held = []
+        self._held_length = 0
         return held
 
     def _after_payload(self, text: str, consumed: int, final: bool) -> int:
@@ -184,6 +196,7 @@ class ToolParser:
             if not text.startswith(repeat, i):
                 break
             i += len(repeat)
+            self.stutter = self._held_length + i
         self._verdict_scanned = i
         if i == n:
             return 0
@@ -217,6 +230,7 @@ class ToolParser:
             c = text[i]
             if phase == 0 and text.startswith(repeat, i):
                 i += len(repeat)  # a repeated open tag before the name: a stutter
+                self.stutter = self._held_length + i
                 continue
             if c in _LAYOUT:
                 if phase == 1:

@@ -177,7 +177,7 @@ class MuseResponseParser(MessageResponseParser):
             if deltas:
                 out.append((DeltaMessage(tool_calls=deltas), True))
             if tool.block_rejected:  # `<atem:function_calls>` then prose: text, dropped here
-                tool.rejected_text()
+                pos += max(tool.stutter - len(tool.rejected_text()), 0)  # and its repeats
             elif not tool.block_closed:
                 return pos  # the rest of an open block waits for more text
         return end if ends else pos

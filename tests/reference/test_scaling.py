@@ -216,3 +216,47 @@ def test_the_ds2api_sieve_is_linear(
     small, large = shape("ds2api", small_size), shape("ds2api", 8 * small_size)
     ratio = cpu_ratio(small, large, cut=lambda w: tuple(fixed_size(w.text, chunk_size)))
     assert ratio < LINEAR_RATIO, f"time(8×)/time(1×) = {ratio:.1f}"
+
+
+# ------------------------------------------------------------------ a stutter of open tags
+#: An open tag repeated, then prose: dialect, what comes before the repeats (the channel
+#: they are read in), the repeated tag, and the prose. Each repeat is rejected by the same
+#: text after the repeats, so all of them are released at the first rejection; released
+#: one per rejected block, the rest read again each time, a stutter cost the square of its
+#: length — in one chunk as in tokens (fuzz finding json-6783f52aa1, granite_20b_fc).
+STUTTERS = {
+    "granite_20b_fc": ("granite_20b_fc", "", "<function_call>", " now"),  # the finding
+    "qwen3": ("qwen3", "", "<tool_call>", " now"),  # a payload that begins with {
+    "glm47": ("glm47", "", "<tool_call>", "get weather"),  # a name, then a tag
+    "deepseek_v32": ("deepseek_v32", "", "\n\n<｜DSML｜function_calls>", " now"),
+    # In the tool channel a rejected block is dropped, its repeats with it.
+    "muse": (
+        "muse",
+        " to=self<|message|>R<|eom|><|start|>assistant to=f.f<|message|>",
+        "<atem:function_calls>",
+        " now<|eom|>",
+    ),
+}
+
+
+def stutter(dialect: str, head: str, tag: str, prose: str, size: int) -> Workload:
+    text = head + tag * (size // len(tag)) + prose
+    return verified(Workload(dialect, "stutter", size, text, {"thinking": False}))
+
+
+@pytest.mark.parametrize("cut", ["tokens", "whole"])
+@pytest.mark.parametrize("name", list(STUTTERS))
+def test_a_stutter_of_open_tags_before_prose_is_rejected_once(name: str, cut: str) -> None:
+    dialect, head, tag, prose = STUTTERS[name]
+    small, large = (stutter(dialect, head, tag, prose, size) for size in (4_000, 32_000))
+    result = reference_result(large)
+    assert not result.calls
+    if dialect == "muse":
+        assert not result.content  # the tool channel's text is dropped
+    else:
+        assert result.content == large.text
+    if cut == "whole":
+        ratio = cpu_ratio(small, large, cut=lambda w: (w.text,))
+    else:
+        ratio = cpu_ratio(small, large)
+    assert ratio < LINEAR_RATIO, f"time(8×)/time(1×) = {ratio:.1f}: super-linear"

@@ -87,6 +87,7 @@ class MistralToolParser(JsonToolParser):
                     i += 1
                 if i < n and text.startswith(_TOOL_CALLS, i):
                     i += len(_TOOL_CALLS)
+                    self.stutter = self._held_length + i
                     continue
                 break
             self._verdict_scanned = i

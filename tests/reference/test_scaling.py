@@ -223,12 +223,14 @@ def test_the_ds2api_sieve_is_linear(
 #: they are read in), the repeated tag, and the prose. Each repeat is rejected by the same
 #: text after the repeats, so all of them are released at the first rejection; released
 #: one per rejected block, the rest read again each time, a stutter cost the square of its
-#: length — in one chunk as in tokens (fuzz finding json-6783f52aa1, granite_20b_fc).
+#: length — in one chunk as in tokens (fuzz findings json-6783f52aa1, granite_20b_fc, and
+#: mistral-a4b571a770).
 STUTTERS = {
     "granite_20b_fc": ("granite_20b_fc", "", "<function_call>", " now"),  # the finding
     "qwen3": ("qwen3", "", "<tool_call>", " now"),  # a payload that begins with {
     "glm47": ("glm47", "", "<tool_call>", "get weather"),  # a name, then a tag
     "deepseek_v32": ("deepseek_v32", "", "\n\n<｜DSML｜function_calls>", " now"),
+    "mistral": ("mistral", "", "[TOOL_CALLS]", " is the marker."),  # fuzz finding mistral-a4b571a770
     # In the tool channel a rejected block is dropped, its repeats with it.
     "muse": (
         "muse",

@@ -230,7 +230,8 @@ STUTTERS = {
     "qwen3": ("qwen3", "", "<tool_call>", " now"),  # a payload that begins with {
     "glm47": ("glm47", "", "<tool_call>", "get weather"),  # a name, then a tag
     "deepseek_v32": ("deepseek_v32", "", "\n\n<｜DSML｜function_calls>", " now"),
-    "mistral": ("mistral", "", "[TOOL_CALLS]", " is the marker."),  # fuzz finding mistral-a4b571a770
+    # Its own verdict skips repeated markers (fuzz finding mistral-a4b571a770).
+    "mistral": ("mistral", "", "[TOOL_CALLS]", " is the marker."),
     # In the tool channel a rejected block is dropped, its repeats with it.
     "muse": (
         "muse",

@@ -128,6 +128,16 @@ class ResponseParser:
             self._reasoning_tags = ()
             self._reasoning_prefixes = ()
 
+        #: Per channel, the tags that begin with the tool open tag and are longer (Inkling's
+        #: ``<|message_model|><|content_text|>`` beside its open tag ``<|message_model|>``):
+        #: where one of them stands, the channel reads it, not the open tag.
+        self._longer_than_open = {
+            mode: tuple(t for t in tags if t != tool.open_tag and t.startswith(tool.open_tag))
+            if tool is not None
+            else ()
+            for mode, tags in ((PLAIN, self._plain_tags), (REASONING, self._reasoning_tags))
+        }
+
         self._token_counter = None
         if reasoning is not None and reasoning_tag_ids is not None:
             self._token_counter = ReasoningTokenCounter(
@@ -363,6 +373,21 @@ class ResponseParser:
                 return after
         return pos
 
+    def _longer_tag_at(self, pending: str, start: int, final: bool) -> bool | None:
+        """Whether a tag of the current channel longer than the tool open tag stands at
+        ``start`` (where the open tag does), as ``find_first`` prefers it; ``None`` while the
+        text after it may still make one (fuzz finding json-ec8a7540ec: the newlines after a
+        block were kept for a block that never opened, and came out after later text)."""
+        rest = None
+        for tag in self._longer_than_open[self._mode]:
+            if pending.startswith(tag, start):
+                return True
+            if not final:
+                rest = pending[start:] if rest is None else rest
+                if len(rest) < len(tag) and tag.startswith(rest):
+                    return None
+        return False
+
     def _enter_tool(self, return_mode: str, found_in: str) -> None:
         tool = self.tool_parser
         assert tool is not None
@@ -399,6 +424,13 @@ class ResponseParser:
             return -(first + 1)  # nothing but newlines yet
         for start in range(first, end + 1):
             if pending.startswith(open_tag, start):
+                longer = self._longer_tag_at(pending, start, final)
+                if longer is None:
+                    if first > pos:
+                        self._held_separators.append(pending[pos:first])
+                    return -(first + 1)  # a longer tag may be arriving: wait for it
+                if longer:
+                    break  # the channel reads a longer tag here, not another block
                 self._after_block = False
                 self._separators_before_tool = "".join(self._held_separators) + pending[pos:start]
                 self._held_separators = []

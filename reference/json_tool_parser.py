@@ -65,9 +65,10 @@ class JsonToolParser(ToolParser):
         so the chunk goes to the arguments without the calls in between
         (``ToolParser.feed_tool_block``, ``_consume_stream_payload``,
         ``_forward_json_value``) and, for a named call, without ``_emit_arguments``' either:
-        such a chunk costs 0.65 µs through ``ResponseParser.stream_chunk``, 0.83 µs with
-        the calls (timeit, 2026-12-07). The scanner is fed only to follow escapes: a chunk
-        that ends in a backslash escapes the next one's first character.
+        such a chunk costs 0.65 µs through ``ResponseParser.stream_chunk``, against 0.83 µs
+        with the calls and the empty slice ``stream_chunk`` then stored (timeit,
+        2026-12-07). The scanner is fed only to follow escapes: a chunk that ends in a
+        backslash escapes the next one's first character.
         """
         if self._phase == _ARGUMENTS and text and not final:
             scanner = self._scanner

@@ -128,16 +128,6 @@ class ResponseParser:
             self._reasoning_tags = ()
             self._reasoning_prefixes = ()
 
-        #: Per channel, the tags that begin with the tool open tag and are longer (Inkling's
-        #: ``<|message_model|><|content_text|>`` beside its open tag ``<|message_model|>``):
-        #: where one of them stands, the channel reads it, not the open tag.
-        self._longer_than_open = {
-            mode: tuple(t for t in tags if t != tool.open_tag and t.startswith(tool.open_tag))
-            if tool is not None
-            else ()
-            for mode, tags in ((PLAIN, self._plain_tags), (REASONING, self._reasoning_tags))
-        }
-
         self._token_counter = None
         if reasoning is not None and reasoning_tag_ids is not None:
             self._token_counter = ReasoningTokenCounter(
@@ -373,20 +363,29 @@ class ResponseParser:
                 return after
         return pos
 
-    def _longer_tag_at(self, pending: str, start: int, final: bool) -> bool | None:
-        """Whether a tag of the current channel longer than the tool open tag stands at
-        ``start`` (where the open tag does), as ``find_first`` prefers it; ``None`` while the
-        text after it may still make one (fuzz finding json-ec8a7540ec: the newlines after a
-        block were kept for a block that never opened, and came out after later text)."""
-        rest = None
-        for tag in self._longer_than_open[self._mode]:
-            if pending.startswith(tag, start):
-                return True
-            if not final:
-                rest = pending[start:] if rest is None else rest
-                if len(rest) < len(tag) and tag.startswith(rest):
+    def _longer_tag_at(self, pending: str, start: int, open_tag: str, final: bool) -> bool | None:
+        """Whether a tag of the current channel that begins with the tool open tag and is
+        longer (Inkling's ``<|message_model|><|content_text|>`` beside ``<|message_model|>``)
+        stands at ``start``, where the open tag does: the channel reads that tag there, as
+        ``find_first`` prefers the longer one. ``None`` while the text after it may still
+        make one (fuzz finding json-ec8a7540ec: the newlines after a block were kept for a
+        block that never opened, and came out after later text)."""
+        left = len(pending) - start  # characters from ``start``, sliced only when fewer
+        for tag in self._plain_tags if self._mode is PLAIN else self._reasoning_tags:
+            if len(tag) > len(open_tag) and tag.startswith(open_tag):
+                if pending.startswith(tag, start):
+                    return True
+                if not final and left < len(tag) and tag.startswith(pending[start:]):
                     return None
         return False
+
+    def _hold_separators(self, pending: str, pos: int, first: int) -> int:
+        """Undecided: the newlines before ``first`` wait in ``_held_separators``, the rest
+        (those the open tag may begin with) stays pending; ``_resolve_separator``'s
+        ``-(keep + 1)``."""
+        if first > pos:
+            self._held_separators.append(pending[pos:first])
+        return -(first + 1)
 
     def _enter_tool(self, return_mode: str, found_in: str) -> None:
         tool = self.tool_parser
@@ -419,16 +418,12 @@ class ResponseParser:
         # can be its beginning.
         first = max(pos, end - (len(open_tag) - len(open_tag.lstrip(separators))))
         if end == n and not final:
-            if first > pos:
-                self._held_separators.append(pending[pos:first])
-            return -(first + 1)  # nothing but newlines yet
+            return self._hold_separators(pending, pos, first)  # nothing but newlines yet
         for start in range(first, end + 1):
             if pending.startswith(open_tag, start):
-                longer = self._longer_tag_at(pending, start, final)
-                if longer is None:
-                    if first > pos:
-                        self._held_separators.append(pending[pos:first])
-                    return -(first + 1)  # a longer tag may be arriving: wait for it
+                longer = self._longer_tag_at(pending, start, open_tag, final)
+                if longer is None:  # a longer tag may be arriving: wait for it
+                    return self._hold_separators(pending, pos, first)
                 if longer:
                     break  # the channel reads a longer tag here, not another block
                 self._after_block = False
@@ -439,9 +434,7 @@ class ResponseParser:
             any(pending[start:] in tool.open_prefixes for start in range(first, end + 1))
             or pending[end:] in self._answer_prefixes
         ):
-            if first > pos:
-                self._held_separators.append(pending[pos:first])
-            return -(first + 1)
+            return self._hold_separators(pending, pos, first)
         self._after_block = False
         if any(pending.startswith(tag, end) for tag in self._answer_tags):
             # ``</tool_calls>\n</answer>``: newlines before an answer wrapper tag are layout.

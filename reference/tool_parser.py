@@ -89,6 +89,7 @@ class ToolParser:
         self._verdict_phase = 0
         #: The text the verdict judged while undecided, taken from the caller in pieces.
         self._verdict_held: list[str] = []
+        #: Their total length, kept as they are taken: ``stutter`` counts from their start.
         self._held_length = 0
         #: How much of the undecided text (what the verdict held, then the caller's text)
         #: is a stutter: layout and repeated open tags, up to the end of the last repeat.
@@ -188,16 +189,8 @@ class ToolParser:
         if not starts:
             return 1
         n = len(text)
-        i = self._verdict_scanned
+        i = self._verdict_scanned = self._skip_stutter(text, self._verdict_scanned)
         repeat = self.open_tag.lstrip(_LAYOUT)
-        while True:
-            while i < n and text[i] in _LAYOUT:
-                i += 1
-            if not text.startswith(repeat, i):
-                break
-            i += len(repeat)
-            self.stutter = self._held_length + i
-        self._verdict_scanned = i
         if i == n:
             return 0
         if n - i < len(repeat) and repeat.startswith(text[i:]):
@@ -212,6 +205,20 @@ class ToolParser:
                 undecided = True
         return 0 if undecided else -1
 
+    def _skip_stutter(self, text: str, i: int) -> int:
+        """Past the layout and the repeats of the open tag from ``i`` (a stutter:
+        ``<tool_call><tool_call>{…}`` is one block), recording in ``stutter`` how far the
+        repeats go. Every verdict that reads repeats as layout skips them here."""
+        repeat = self.open_tag.lstrip(_LAYOUT)
+        n = len(text)
+        while True:
+            while i < n and text[i] in _LAYOUT:
+                i += 1
+            if not text.startswith(repeat, i):
+                return i
+            i += len(repeat)
+            self.stutter = self._held_length + i
+
     def _word_then_tag_verdict(
         self, text: str, stops: str, follow: tuple[str, ...], word_end: str = ""
     ) -> int:
@@ -225,13 +232,10 @@ class ToolParser:
         n = len(text)
         i = self._verdict_scanned
         phase = self._verdict_phase  # 0: before the word, 1: in it, 2: after it
-        repeat = self.open_tag
+        if phase == 0:
+            i = self._skip_stutter(text, i)  # repeated open tags before the name
         while i < n:
             c = text[i]
-            if phase == 0 and text.startswith(repeat, i):
-                i += len(repeat)  # a repeated open tag before the name: a stutter
-                self.stutter = self._held_length + i
-                continue
             if c in _LAYOUT:
                 if phase == 1:
                     if c == word_end:

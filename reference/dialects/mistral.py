@@ -82,15 +82,7 @@ class MistralToolParser(JsonToolParser):
         n = len(text)
         i = self._verdict_scanned
         if self._verdict_phase == 0:
-            while True:
-                while i < n and text[i] in _WHITESPACE:
-                    i += 1
-                if i < n and text.startswith(_TOOL_CALLS, i):
-                    i += len(_TOOL_CALLS)
-                    self.stutter = self._held_length + i
-                    continue
-                break
-            self._verdict_scanned = i
+            i = self._verdict_scanned = self._skip_stutter(text, i)
             if i == n or (n - i < len(_TOOL_CALLS) and _TOOL_CALLS.startswith(text[i:])):
                 return 0  # layout so far, or "[" that may begin the array or another marker
             if text[i] == "[":

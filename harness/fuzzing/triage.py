@@ -34,9 +34,8 @@ from ...strategies.chunking import tag_aligned_boundaries
 from ..cases import Expectation
 from ..checks import BY_ID
 from ..execution import FeedTimeout, feed_limit
-from ..scaling import NOISE_FLOOR, two_sizes
 from .decoding import FuzzInput, tool_objects
-from .oracles import SCALE, Finding, check, cost, every_boundary, timing_input
+from .oracles import SCALE, Finding, check, every_boundary, growth_verdict, timing_input
 from .target import Target
 
 #: A replay that runs longer than this is a hang.
@@ -115,10 +114,13 @@ def _linear_failure(target: Target, fuzz_input: FuzzInput) -> None:
     index = _grown_piece(fuzz_input)
     if index is None:
         return
-    grown = _with_repetition(fuzz_input, index, TRIAGE_SCALE)
-    growth = len(grown.text) / max(1, len(fuzz_input.text))
-    verdict = two_sizes(cost(fuzz_input, target.adapter, 3), cost(grown, target.adapter, 3), growth)
-    if verdict.superlinear(floor=NOISE_FLOOR):
+    verdict = growth_verdict(
+        fuzz_input,
+        lambda k: _with_repetition(fuzz_input, index, k),
+        TRIAGE_SCALE,
+        target.adapter,
+    )
+    if verdict is not None:
         raise Finding("perf.linear", verdict.describe())
 
 

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from toolconform.harness import scaling
 from toolconform.harness.adapters import Adapter, SessionSkipped, load_in_process
 from toolconform.harness.cases import load_cases
 from toolconform.harness.checks import BY_ID, CERTIFIED, FUZZ_TIER
 from toolconform.harness.corpus_build import read_sources
-from toolconform.harness.fuzzing import runs
+from toolconform.harness.fuzzing import oracles, runs
 from toolconform.harness.fuzzing.artifacts import (
     dictionary_entries,
     dictionary_text,
@@ -507,6 +508,41 @@ def test_planted_quadratic_parser_is_found_by_the_sampled_linear_time_oracle(tmp
     finding = replay(target, data)
     assert finding is not None and finding.check == "perf.linear"
     check(fuzz_input, target.adapter, target.policy(fuzz_planted.QUADRATIC), thorough=False)
+
+
+def test_a_linear_parser_whose_repetitions_are_dearer_than_the_rest_is_not_a_finding(
+    monkeypatch,
+):
+    """Growth is measured by the text's length, and time by what the parser does with it.
+    A linear parser that spends a hundred times more per character of the repeated part than
+    of the rest (prose before a tool shell it scans again with every chunk) grows in time
+    with the repetitions: ×16 of them is ×5.4 of this text and ×15.6 of its time, size^1.6 —
+    the two sizes alone judged it super-linear (fuzz finding ``crash-0b22a868…`` of
+    ``fuzz run ds2api`` was such a finding on the reference, 2026-12-07). One step further
+    the time grows as the text does, and that step decides; a quadratic parser grows as
+    size^2 at both steps and stays a finding. Times are a model here, not measured."""
+
+    def grown(k: int) -> FuzzInput:
+        return FuzzInput("qwen25", {}, ("p" * 1000 + "r" * (413 * k),), aligned=True)
+
+    def linear(fuzz_input: FuzzInput, adapter: Adapter, repeat: int = 2) -> float:
+        return 1e-6 * fuzz_input.text.count("p") + 1e-4 * fuzz_input.text.count("r")
+
+    def quadratic(fuzz_input: FuzzInput, adapter: Adapter, repeat: int = 2) -> float:
+        return 1e-8 * len(fuzz_input.text) ** 2
+
+    adapter = load_in_process("reference")
+    small, large = grown(1), grown(oracles.SCALE)
+    growth = len(large.text) / len(small.text)
+    two = scaling.two_sizes(linear(small, adapter), linear(large, adapter), growth)
+    assert growth >= oracles.MIN_GROWTH and two.superlinear(floor=scaling.NOISE_FLOOR)
+    monkeypatch.setattr(oracles, "cost", linear)
+    assert oracles.growth_verdict(small, grown, oracles.SCALE, adapter) is None
+    monkeypatch.setattr(oracles, "cost", quadratic)
+    verdict = oracles.growth_verdict(small, grown, oracles.SCALE, adapter)
+    assert verdict is not None and len(verdict.points) == 3
+    assert verdict.exponent == pytest.approx(2.0)
+    assert "size^2.00" in verdict.describe()
 
 
 def test_seeds_are_judged_by_every_oracle(tmp_path):

@@ -56,7 +56,7 @@ from ..checks import (
 )
 from ..chunkings import Chunking, Family
 from ..events import AdapterOutputError
-from ..scaling import NOISE_FLOOR, Verdict, two_sizes
+from ..scaling import LONG, NOISE_FLOOR, Verdict, two_sizes
 from . import runs
 from .decoding import FuzzInput
 from .grammars import RELEASE
@@ -335,7 +335,8 @@ def growth_verdict(
     the rest is a large share of it: fuzz finding ``crash-0b22a868…`` of ``fuzz run ds2api``
     measured the reference's linear sieve at size^1.32–1.34 over ×7.9 of the text (×16 of
     the repetitions) and size^1.06 one step further (2026-12-07). A quadratic term keeps its
-    exponent at every step."""
+    exponent at every step. The step's run is repeated only when it looks super-linear and
+    is shorter than ``scaling.LONG`` (as certify's ladder repeats its runs)."""
     large = grow(scale)
     growth = len(large.text) / max(1, len(small.text))
     if growth < MIN_GROWTH:
@@ -351,7 +352,11 @@ def growth_verdict(
         return None
     larger = grow(2 * scale)
     step = len(larger.text) / max(1, len(large.text))
-    larger_seconds = cost(larger, adapter, 3)
+    larger_seconds = cost(larger, adapter, 1)  # one slow run can only make it look steeper
+    if two_sizes(large_seconds, larger_seconds, step).linear:
+        return None
+    if larger_seconds < LONG:
+        larger_seconds = min(larger_seconds, cost(larger, adapter, 2))
     if not two_sizes(large_seconds, larger_seconds, step).superlinear(floor=NOISE_FLOOR):
         return None
     return Verdict(

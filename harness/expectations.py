@@ -351,23 +351,27 @@ def write_expectations(
     failures: Sequence[RecordedFailure],
     previous: Expectations,
     covered: set[str],
+    unjudged: Iterable[KnownFailure] = (),
 ) -> None:
     """Merge a run into the file.
 
     Entries about cases outside ``covered`` (the cases the run selected) stay as written;
     for the covered cases one exact entry per failing (case, check) with its fingerprint,
-    keeping the reason, issue and intermittent mark already written for that pair, and the
-    intermittent entries the run passed.
+    keeping the reason, issue and intermittent mark already written for that pair, the
+    intermittent entries the run passed, and the ``unjudged`` entries (checks a case ended
+    before: not passed, so not dropped).
     """
     lines = ["[meta]"]
     for key, value in meta.items():
         lines.append(f"{key} = {_toml_value(value)}")
     failing = {(failure.case, failure.check) for failure in failures}
+    not_judged = {(entry.case, entry.check) for entry in unjudged}
     kept = [
         entry
         for entry in previous.known
         if not entry.covers(covered)
         or (entry.intermittent and (entry.case, entry.check) not in failing)
+        or (entry.case, entry.check) in not_judged
     ]
     written: dict[tuple[str, str], KnownFailure] = {}
     for failure in failures:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .checks import CERTIFIED, MAY
+from .checks import CERTIFIED, MAY, RUN_OUTCOME_CHECK
 from .chunkings import ChunkingModel, Ending
 from .errors import UsageError
 from .execution import ADAPTER, CaseResult, Failure
@@ -72,6 +72,9 @@ class Report:
     stale_expectations: list[KnownFailure] = field(default_factory=list)
     #: Intermittent known failures this run passed: neither stale nor failing the gate.
     intermittent_passed: list[KnownFailure] = field(default_factory=list)
+    #: Known failures of cases that ended before their check was judged (a run hung,
+    #: crashed or broke first): not passed, so neither stale nor failing; they stay.
+    unjudged: list[KnownFailure] = field(default_factory=list)
     expectations_file: str | None = None
     #: What the implementation says about itself: differences by design (expectations file).
     notes: list[str] = field(default_factory=list)
@@ -91,7 +94,9 @@ class Report:
     def classify(self, expectations: Expectations) -> None:
         """Mark known failures, and those that fail differently from what was recorded
         (changed); collect the entries that no longer fail (XPASS): stale, or passed this
-        run if intermittent."""
+        run if intermittent. An entry whose check a case never judged, because one of its
+        runs hung, crashed or broke first, did not pass: it is ``unjudged``, not stale (a
+        pathological case past its time limit before its ladder was timed)."""
         failed: set[tuple[str, str]] = set()
         ran: set[str] = set()
         for result in self.results:
@@ -109,7 +114,19 @@ class Report:
                 elif entry is not None:
                     failure.expected_failure = True
                     failure.reason, failure.issue = entry.reason, entry.issue
-        passing = expectations.entries_passing(failed, ran)
+        judged = {(result.case, check) for result in self.results for check in result.checks}
+        ended = {
+            result.case
+            for result in self.results
+            if any(result.checks.get(check) == "fail" for check in RUN_OUTCOME_CHECK.values())
+        }
+        passing, self.unjudged = [], []
+        for entry in expectations.entries_passing(failed, ran):
+            key = (entry.case, entry.check)
+            if entry.case in ended and not entry.is_glob and key not in judged:
+                self.unjudged.append(entry)
+            else:
+                passing.append(entry)
         self.stale_expectations = [entry for entry in passing if not entry.intermittent]
         self.intermittent_passed = [entry for entry in passing if entry.intermittent]
         self.expectations_file = str(expectations.path) if expectations.path else None
@@ -290,6 +307,7 @@ class Report:
             "failures": [failure.to_json() for failure in self.failures],
             "stale_expectations": _entries_json(self.stale_expectations),
             "intermittent_passed": _entries_json(self.intermittent_passed),
+            "unjudged_expectations": _entries_json(self.unjudged),
             "expectations_file": self.expectations_file,
             "notes": self.notes,
             "cases": [

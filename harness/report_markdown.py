@@ -307,6 +307,17 @@ def render_markdown(report: dict[str, Any]) -> str:
         ]
         for entry in report["intermittent_passed"]:
             lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
+    if report.get("unjudged_expectations"):
+        lines += [
+            "",
+            "## Known failures not judged this run",
+            "",
+            "Their case ended before the check was judged (a run hung, crashed or broke "
+            "first): they did not pass, so they are not stale, and the file keeps them.",
+            "",
+        ]
+        for entry in report["unjudged_expectations"]:
+            lines.append(f"- `{entry['case']}` / `{entry['check']}`: {entry['reason']}")
     return "\n".join(lines) + "\n"
 
 

@@ -278,6 +278,26 @@ def hangs(dialect, request):
     return _Hangs(dialect, request)
 
 
+class _HangsOnLongOutput(_Wrapped):
+    """Blocks once a response passes 400 characters: a pathological case's runs hang at
+    its smallest size, so the case ends before its ladder is timed."""
+
+    def __init__(self, dialect: str, request: dict[str, Any]) -> None:
+        super().__init__(dialect, request)
+        self.seen = 0
+
+    def feed(self, text, token_ids=None):
+        self.seen += len(text)
+        if self.seen > 400:
+            while True:
+                time.sleep(0.01)
+        return super().feed(text, token_ids)
+
+
+def hangs_on_long_output(dialect, request):
+    return _HangsOnLongOutput(dialect, request)
+
+
 class _WaitsInOneFeed(_Wrapped):
     def feed(self, text, token_ids=None):
         if "Bei" in text:

@@ -417,7 +417,7 @@ def _update_expectations(
         "adapter": report.adapter,  # a merge's is its shards', not the default of --adapter
     }
     gating = [f for f in report.failures if f.level != "may"]
-    write_expectations(args.expectations, meta, gating, expectations, covered)
+    write_expectations(args.expectations, meta, gating, expectations, covered, report.unjudged)
     err.print(f"expectations written to {args.expectations}", markup=False)
     report.classify(_known(args, corpus))
 
@@ -775,6 +775,11 @@ def _summary(console: Console, data: dict, report: Report) -> None:
         console.print(
             _text("intermittent known failure ", "cyan")
             + _text(f"{entry.case} / {entry.check}: passed this run")
+        )
+    for entry in report.unjudged:
+        console.print(
+            _text("known failure not judged ", "cyan")
+            + _text(f"{entry.case} / {entry.check}: the case ended before it; it stays")
         )
     totals = data["totals"]
     for reason in data["gate"]["reasons"]:

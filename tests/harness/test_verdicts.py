@@ -228,6 +228,38 @@ def test_an_intermittent_measurement_that_passes_is_not_stale(capsys, tmp_path: 
     assert f'case = "{LINEAR_CASE}"' in after and "intermittent = true" in after
 
 
+def test_a_known_failure_whose_case_ended_before_its_check_is_not_stale(
+    capsys, tmp_path: Path
+) -> None:
+    """vLLM's granite long-string-argument (plugin adapter) failed perf.linear below its
+    sizes in one run and ran past the case limit before it was timed in the next: the gate
+    called the perf.linear entry stale ("it passed; remove it"), and an update would have
+    dropped it, though nothing had been timed. A check the case never judged did not pass:
+    the entry is listed as not judged, and stays."""
+    expectations = tmp_path / "expectations.toml"
+    timeout = (
+        f'\n[[known_failure]]\ncase = "{LINEAR_CASE}"\ncheck = "run.no-timeout"\n'
+        'reason = "it hangs"\nfingerprint = "timeout"\n'
+    )
+    expectations.write_text(_entry(intermittent=False) + timeout)
+    run = [
+        "--adapter", f"{BUG}:hangs_on_long_output", "--case", LINEAR_CASE,
+        "--feed-timeout", "0.2", "--expectations", str(expectations),
+    ]  # fmt: skip
+    status, out, _ = certify(capsys, *run, "--report", str(tmp_path / "r"))
+    assert status == 0, out
+    assert "0 stale" in out
+    assert f"known failure not judged {LINEAR_CASE} / perf.linear" in out
+    data = report(tmp_path / "r")
+    assert data["gate"]["stale"] == 0 and not data["stale_expectations"]
+    assert [e["check"] for e in data["unjudged_expectations"]] == ["perf.linear"]
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "## Known failures not judged this run" in markdown
+    assert certify(capsys, *run, "--update-expectations")[0] == 0
+    after = expectations.read_text()
+    assert 'check = "perf.linear"' in after and 'check = "run.no-timeout"' in after
+
+
 @pytest.mark.parametrize(
     ("check", "actual"),
     [

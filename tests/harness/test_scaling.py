@@ -303,7 +303,8 @@ def test_a_pass_whose_top_sizes_near_the_bound_is_judged_past_the_case_sizes() -
     # A pass whose top sizes are as linear as the rest is not timed past them.
     flat = times | {800: 0.29}
     linear = scaling.measure(sizes, recorded(flat))
-    assert linear.linear and scaling.fit_exponent(linear.points[-3:]) < scaling.EXTEND_ABOVE
+    upper = scaling.fit_exponent(linear.points[-scaling.UPPER :])
+    assert linear.linear and upper < scaling.EXTEND_ABOVE
     assert scaling.confirm(sizes, recorded(flat), linear) is linear
 
 
@@ -344,10 +345,10 @@ def test_a_failure_the_rounds_of_confirm_pass_is_judged_past_the_case_sizes() ->
     84.4, 264.1, 634.2 and 1,628.7 ms on the ladder (size^1.41), then best of three
     interleaved rounds 113.9, 248.5, 470.7 and 1,043.2 ms (size^1.05: its smallest size
     slower in every round). That pass stood untimed past the sizes, where its published
-    run of the day before stepped size^1.50 and 1.74 (2,854 and 9,510 ms at 8,000 and
+    run earlier that day stepped size^1.50 and 1.74 (2,854 and 9,510 ms at 8,000 and
     16,000 beside 1,006 at 4,000; here in proportion to the rounds' 4,000)."""
     times = {500: (0.0844, 0.0844, 0.1139), 1000: (0.2641, 0.2641, 0.2485)}
-    times |= {2000: (0.6342, 0.4707), 4000: (1.6287, 1.0432), 8000: 2.9682, 16000: 9.8546}
+    times |= {2000: (0.6342, 0.4707), 4000: (1.6287, 1.0432), 8000: 2.9581, 16000: 9.8565}
     sizes, measured = [500, 1000, 2000, 4000], recorded(times)
     first = scaling.measure(sizes, measured)
     assert not first.linear and first.exponent < scaling.CONFIRM_BELOW

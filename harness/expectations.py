@@ -325,9 +325,9 @@ class Expectations:
         return None
 
     def entries_passing(self, failed: set[tuple[str, str]], ran: set[str]) -> list[KnownFailure]:
-        """Entries that did not fail (XPASS): exact ones whose case ran and passed the check,
-        glob ones that matched no failure among the cases that ran. Stale, unless
-        intermittent."""
+        """Entries that did not fail (XPASS): exact ones whose case ran and did not fail the
+        check, glob ones that matched no failure among the cases that ran. Stale, unless
+        intermittent or never judged (``Report.classify`` sets those apart)."""
         passing = []
         for entry in self.known:
             if entry.is_glob:

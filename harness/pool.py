@@ -187,7 +187,10 @@ def run_cases(
                     worker.group, case = queue.pop(worker.group, busy)
                     worker.give(case)
             waiting = [w for w in workers if w.case is not None or not w.ready]
-            ready = wait([worker.connection for worker in waiting], timeout=1.0)
+            # Woken by the first case limit to pass, not only once a second.
+            now = time.monotonic()
+            left = [w.started + config.case_timeout - now for w in waiting if w.case is not None]
+            ready = wait([w.connection for w in waiting], timeout=max(0.0, min([1.0, *left])))
             now = time.monotonic()
             for index, worker in enumerate(workers):
                 if not worker.ready:
@@ -211,31 +214,35 @@ def run_cases(
                 if worker.case is None:
                     continue
                 case = worker.case
-                partial = worker.partial
+                crashed = False
                 if worker.connection in ready:
                     try:
                         message = worker.connection.recv()
-                        if isinstance(message, tuple) and message[0] == PARTIAL:
-                            worker.partial = message[1]
-                        else:
+                    except (EOFError, OSError):
+                        crashed = True
+                    else:
+                        if not (isinstance(message, tuple) and message[0] == PARTIAL):
                             on_result(message)
                             worker.case = None
-                        continue
-                    except (EOFError, OSError):
-                        on_result(_lost(case, CRASH, _exit_text(worker.process), partial))
-                elif now - worker.started > config.case_timeout:
+                            continue
+                        # A stage finished: the case limit is still checked, whatever
+                        # the worker keeps sending.
+                        worker.partial = message[1]
+                if crashed:
+                    on_result(_lost(case, CRASH, _exit_text(worker.process), worker.partial))
+                elif now - worker.started >= config.case_timeout:
                     on_result(
                         _lost(
                             case,
                             TIMEOUT,
                             f"the case took longer than {config.case_timeout:g} s",
-                            partial,
+                            worker.partial,
                         )
                     )
-                elif worker.process.is_alive():
+                elif worker.connection in ready or worker.process.is_alive():
                     continue
                 else:
-                    on_result(_lost(case, CRASH, _exit_text(worker.process), partial))
+                    on_result(_lost(case, CRASH, _exit_text(worker.process), worker.partial))
                 worker.case = None
                 worker.stop(kill=True)
                 workers[index] = _Worker(context, config)

@@ -287,6 +287,7 @@ class Report:
                 "changed": len(self.changed),
                 "stale": len(self.stale_expectations),
                 "intermittent_passed": len(self.intermittent_passed),
+                "unjudged": len(self.unjudged),
                 "skipped": sum(1 for r in self.results if r.skipped),
             },
             "coverage": self.coverage_json(),

@@ -103,6 +103,14 @@ def render_html(report: dict[str, Any]) -> str:
             "expectations file: they fail in some runs and pass in others, so a pass does not "
             "make them stale.",
         ),
+        _listed(
+            report,
+            "unjudged_expectations",
+            "unjudged",
+            "Known failures not judged this run",
+            "Their case ended before the check was judged (a run hung, crashed or broke "
+            "first): they did not pass, so they are not stale, and the file keeps them.",
+        ),
         f"<p class='muted'>Rendered by toolconform {_e(report['suite']['version'])} from "
         "report.json.</p>",
     ]
@@ -148,6 +156,8 @@ def _headline(report: dict[str, Any]) -> str:
     )
     if gate.get("intermittent_passed"):
         figures += f", {_count(gate['intermittent_passed'])} intermittent passed"
+    if gate.get("unjudged"):
+        figures += f", {_count(gate['unjudged'])} known not judged"
     return (
         "<div class='headline'>"
         "<div class='figure' id='raw-conformance'><div class='muted'>raw conformance "

@@ -66,16 +66,21 @@ def headline(report: dict[str, Any]) -> list[str]:
         "cases pass every must-level check (known failures count as failures).",
         f"Gate {gate['verdict'].upper()} {against}: {gate['known']} known, "
         f"{gate['unexpected']} unexpected, {gate['changed']} changed, {gate['stale']} stale, "
-        f"{gate['skipped']} skipped{intermittent_note(gate)}.",
+        f"{gate['skipped']} skipped{set_aside_note(gate)}.",
     ]
     return lines
 
 
-def intermittent_note(gate: dict[str, Any]) -> str:
-    """The intermittent known failures that passed this run, when there are any (reports
-    before they existed have none)."""
-    count = gate.get("intermittent_passed", 0)
-    return f"; {count} intermittent known failure(s) passed this run" if count else ""
+def set_aside_note(gate: dict[str, Any]) -> str:
+    """The known failures that neither failed nor went stale this run: intermittent ones
+    that passed, and those whose case ended before their check was judged (reports before
+    either existed have neither)."""
+    notes = []
+    if count := gate.get("intermittent_passed", 0):
+        notes.append(f"; {count} intermittent known failure(s) passed this run")
+    if count := gate.get("unjudged", 0):
+        notes.append(f"; {count} known failure(s) not judged this run")
+    return "".join(notes)
 
 
 def badge_text(report: dict[str, Any]) -> str:

@@ -51,7 +51,7 @@ from ..report import (
     results_from_json,
     write_report,
 )
-from ..report_markdown import intermittent_note, percent, report_files
+from ..report_markdown import percent, report_files, set_aside_note
 from ..suite import Selection, load_corpus, plan
 
 #: Seconds between the progress lines printed when stderr is not a terminal.
@@ -793,7 +793,7 @@ def _summary(console: Console, data: dict, report: Report) -> None:
             f"cases); gate: {totals['unexpected_failures']} unexpected "
             f"({totals['changed_failures']} changed), {totals['expected_failures']} known, "
             f"{totals['stale_expectations']} stale, {totals['skipped']} skipped"
-            f"{intermittent_note(data['gate'])}; "
+            f"{set_aside_note(data['gate'])}; "
             f"{totals['cases']} cases, {totals['runs']} runs in {data['seconds']} s; "
             f"{totals['informative_failures']} informative failures"
         )

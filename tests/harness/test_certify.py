@@ -93,6 +93,26 @@ def test_a_case_killed_at_its_limit_keeps_the_failures_found_before() -> None:
     assert result.checks["result.content"] == "fail" and result.runs > 0
 
 
+def test_a_case_past_its_limit_is_stopped_though_it_would_end_within_the_second() -> None:
+    """The pool woke once a second or at a worker's message, so a case that ended within
+    the second was never seen past a shorter limit: a 0.25 s limit let a case of three
+    0.1 s sleeps and its runs (about 0.5 s) pass. It now wakes at the first limit to pass."""
+    case = CASES["step3/valid/markup-in-value"]  # tag-aligned: no tokenizer to load
+    config = PoolConfig(
+        adapter_spec=f"{BUG}:sleeps_once",
+        jobs=1,
+        case_timeout=0.25,
+        feed_timeout=600,  # only the case limit can end the sleep
+        robustness=False,
+    )
+    got = []
+    run_cases([case], config, got.append)
+    (result,) = got
+    (failure,) = result.failures
+    assert (failure.check, failure.status) == ("run.no-timeout", "timeout")
+    assert "the case took longer than 0.25 s" in failure.message
+
+
 def test_the_reference_certifies_clean(capsys, tmp_path: Path) -> None:
     status, err = certify(capsys, "--dialect", "qwen25", "--report", str(tmp_path / "report"))
     assert status == 0, err

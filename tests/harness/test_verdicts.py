@@ -255,6 +255,10 @@ def test_a_known_failure_whose_case_ended_before_its_check_is_not_stale(
     assert [e["check"] for e in data["unjudged_expectations"]] == ["perf.linear"]
     markdown = (tmp_path / "r" / "report.md").read_text()
     assert "## Known failures not judged this run" in markdown
+    assert "1 known failure(s) not judged this run" in out and data["gate"]["unjudged"] == 1
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert "<h2 id='unjudged'>Known failures not judged this run (1)</h2>" in page
+    assert f"<li><code>{LINEAR_CASE}</code> / <code>perf.linear</code>" in page
     assert certify(capsys, *run, "--update-expectations")[0] == 0
     after = expectations.read_text()
     assert 'check = "perf.linear"' in after and 'check = "run.no-timeout"' in after

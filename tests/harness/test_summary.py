@@ -5,7 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolconform.harness.cli import main
+from toolconform.harness.report import encoded
+from toolconform.harness.report_markdown import report_files
 from toolconform.harness.summary import find_reports, render_summary
+
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 CASES = [
     "--case",
@@ -50,3 +54,21 @@ def test_the_page_counts_must_level_passes_per_dialect_and_links_each_report(
     output = tmp_path / "README.md"
     assert main(["report", "summary", str(root), "--out", str(output)]) == 0
     assert output.read_text() == page
+
+
+def test_every_published_report_page_derives_from_its_report_json() -> None:
+    """What `verify-report` checks first, over every published report: a change to how a
+    report renders must render the published reports again (the HTML report began to list
+    the known failures not judged, and vLLM's unified page, which has two, went stale)."""
+    published = sorted((REPORTS / "certification").rglob("report.json"))
+    assert len(published) >= 9
+    stale = [
+        f"{path.parent.relative_to(REPORTS)}/{name}"
+        for path in published
+        for name, text in report_files(path.read_text(encoding="utf-8"))[1:]
+        if (path.parent / name).read_bytes() != encoded(text)
+    ]
+    assert not stale, f"render them again from report.json: {stale}"
+    assert render_summary(find_reports(REPORTS / "certification"), REPORTS) == (
+        REPORTS / "README.md"
+    ).read_text(encoding="utf-8")

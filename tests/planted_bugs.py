@@ -319,7 +319,7 @@ def sleeps_once(dialect, request):
 class _WaitsInOneFeed(_Wrapped):
     def feed(self, text, token_ids=None):
         if "Bei" in text:
-            time.sleep(0.3)  # off the CPU twice the limit: what a loaded machine does to a feed
+            time.sleep(0.6)  # off the CPU twice the limit: what a loaded machine does to a feed
         return super().feed(text, token_ids)
 
 

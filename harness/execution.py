@@ -46,6 +46,7 @@ from .checks import (
     LIMIT,
     MUST,
     OK,
+    RUN_OUTCOME_CHECK,
     SEED_INVARIANT,
     TIMEOUT,
     CaseContext,
@@ -240,6 +241,13 @@ class CaseResult:
                 actual=actual,
             )
         )
+
+    @property
+    def ended(self) -> bool:
+        """Whether a run of the case hung, crashed or broke (a ``run.*`` check failed): the
+        case stopped there, and a check it had not judged by then never was — a known
+        failure of it did not pass, and is not stale."""
+        return any(self.checks.get(check) == "fail" for check in RUN_OUTCOME_CHECK.values())
 
 
 @contextmanager

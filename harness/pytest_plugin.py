@@ -10,9 +10,11 @@ so a failure names the case and the kind of chunking at once, and ``pytest -n au
 them over cores. Known failures come from the implementation's expectations file: a test
 whose failures are all listed is an expected failure; a listed failure that no longer
 happens fails the test when the entry names this chunking family (``chunking = "two-way"``)
-and, for entries without one, fails ``toolconform certify --expectations``. A listed failure
-of another kind than its entry's fingerprint records fails as *changed*; a case the adapter
-refuses in a dialect it supports fails unless ``--toolconform-allow-skips``.
+and, for entries without one, fails ``toolconform certify --expectations`` (not when the
+test's run hung, crashed or broke before the check was judged: that did not pass). A
+listed failure of another kind than its entry's fingerprint records fails as *changed*; a
+case the adapter refuses in a dialect it supports fails unless
+``--toolconform-allow-skips``.
 """
 
 from __future__ import annotations
@@ -201,6 +203,9 @@ def check_case(
         and fnmatch.fnmatchcase(family, entry.chunking)
         and fnmatch.fnmatchcase(case.id, entry.case)
         and not any(entry.matches(f.case, f.check) for f in known)
+        # A check the case never judged, a run having hung, crashed or broken first, did not
+        # pass (certify's gate lists such an entry as not judged).
+        and not (result.ended and entry.check not in result.checks)
     ]
     if stale:
         pytest.fail(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .checks import CERTIFIED, MAY, RUN_OUTCOME_CHECK
+from .checks import CERTIFIED, MAY
 from .chunkings import ChunkingModel, Ending
 from .errors import UsageError
 from .execution import ADAPTER, CaseResult, Failure
@@ -114,16 +114,11 @@ class Report:
                 elif entry is not None:
                     failure.expected_failure = True
                     failure.reason, failure.issue = entry.reason, entry.issue
-        judged = {(result.case, check) for result in self.results for check in result.checks}
-        ended = {
-            result.case
-            for result in self.results
-            if any(result.checks.get(check) == "fail" for check in RUN_OUTCOME_CHECK.values())
-        }
+        ended = {result.case: result for result in self.results if result.ended}
         passing, self.unjudged = [], []
         for entry in expectations.entries_passing(failed, ran):
-            key = (entry.case, entry.check)
-            if entry.case in ended and not entry.is_glob and key not in judged:
+            result = ended.get(entry.case)
+            if result is not None and not entry.is_glob and entry.check not in result.checks:
                 self.unjudged.append(entry)
             else:
                 passing.append(entry)

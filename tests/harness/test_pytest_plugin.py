@@ -80,3 +80,32 @@ def test_a_bad_adapter_stops_the_session_with_one_line(pytester: pytest.Pytester
     assert (
         "cannot import adapter module 'no_such_module'" in result.stdout.str() + result.stderr.str()
     )
+
+
+def test_an_entry_whose_check_a_hung_run_never_judged_is_not_stale(
+    pytester: pytest.Pytester,
+) -> None:
+    """A run that hangs ends its case's test before the other checks are judged: an entry
+    for one of them, listed under that chunking family, did not pass. The plugin called it
+    stale ("passed (remove the entry)"), as certify's gate once did."""
+    case = "qwen3/invalid/truncated-arguments"  # contains "Bei", where the parser blocks
+    expectations = pytester.path / "expectations.toml"
+    expectations.write_text(
+        f'[[known_failure]]\ncase = "{case}"\ncheck = "run.no-timeout"\n'
+        f'[[known_failure]]\ncase = "{case}"\ncheck = "result.calls"\nchunking = "pieces"\n'
+    )
+    result = pytester.runpytest_inprocess(
+        *ARGS,
+        "--toolconform-adapter",
+        "tests.planted_bugs:hangs",
+        "--toolconform-case",
+        case,
+        "--toolconform-feed-timeout",
+        "0.2",
+        "--toolconform-expectations",
+        str(expectations),
+        "-k",
+        "pieces",
+    )
+    result.assert_outcomes(xfailed=1)
+    assert "but passed" not in result.stdout.str()

@@ -10,8 +10,9 @@ import jsonschema
 import pytest
 
 from toolconform.harness.adapters.subprocess import Launch
-from toolconform.harness.cases import load_cases
+from toolconform.harness.cases import Case, load_cases
 from toolconform.harness.cli import main
+from toolconform.harness.execution import CaseResult
 from toolconform.harness.pool import PoolConfig, run_cases
 from toolconform.harness.report import write_report
 
@@ -20,6 +21,22 @@ REPORT_SCHEMA = json.loads(
     (Path(__file__).parents[2] / "harness" / "report.schema.json").read_text()
 )
 BUG = "tests.planted_bugs"
+
+
+def run_to_case_limit(case: Case, spec: str, case_timeout: float) -> CaseResult:
+    """One case in one worker, with a feed limit so far off that only the case limit can end
+    what the parser does."""
+    config = PoolConfig(
+        adapter_spec=spec,
+        jobs=1,
+        case_timeout=case_timeout,
+        feed_timeout=600,
+        robustness=False,
+    )
+    got: list[CaseResult] = []
+    run_cases([case], config, got.append)
+    (result,) = got
+    return result
 
 
 def certify(capsys, *args: str) -> tuple[int, str]:
@@ -77,16 +94,7 @@ def test_a_case_killed_at_its_limit_keeps_the_failures_found_before() -> None:
     alone (before: a pathological case past its limit lost its wrong results; vLLM's
     published report had four such cases)."""
     case = CASES["qwen3/pathological/content-full-of-angle-brackets"]  # 6.5 KB to 52 KB
-    config = PoolConfig(
-        adapter_spec=f"{BUG}:loses_content_then_hangs_on_long_outputs",
-        jobs=1,
-        case_timeout=30,
-        feed_timeout=600,  # only the case limit can end the hang
-        robustness=False,
-    )
-    got = []
-    run_cases([case], config, got.append)
-    (result,) = got
+    result = run_to_case_limit(case, f"{BUG}:loses_content_then_hangs_on_long_outputs", 30)
     failed = {(f.check, f.status) for f in result.failures}
     assert ("run.no-timeout", "timeout") in failed
     assert ("result.content", "fail") in failed, failed
@@ -98,17 +106,7 @@ def test_a_case_past_its_limit_is_stopped_though_it_would_end_within_the_second(
     the second was never seen past a shorter limit: a 0.25 s limit let a case of three
     0.1 s sleeps and its runs (about 0.5 s) pass. It now wakes at the first limit to pass."""
     case = CASES["step3/valid/markup-in-value"]  # tag-aligned: no tokenizer to load
-    config = PoolConfig(
-        adapter_spec=f"{BUG}:sleeps_once",
-        jobs=1,
-        case_timeout=0.25,
-        feed_timeout=600,  # only the case limit can end the sleep
-        robustness=False,
-    )
-    got = []
-    run_cases([case], config, got.append)
-    (result,) = got
-    (failure,) = result.failures
+    (failure,) = run_to_case_limit(case, f"{BUG}:sleeps_once", 0.25).failures
     assert (failure.check, failure.status) == ("run.no-timeout", "timeout")
     assert "the case took longer than 0.25 s" in failure.message
 

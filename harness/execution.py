@@ -242,12 +242,13 @@ class CaseResult:
             )
         )
 
-    @property
-    def ended(self) -> bool:
-        """Whether a run of the case hung, crashed or broke (a ``run.*`` check failed): the
-        case stopped there, and a check it had not judged by then never was — a known
-        failure of it did not pass, and is not stale."""
-        return any(self.checks.get(check) == "fail" for check in RUN_OUTCOME_CHECK.values())
+    def never_judged(self, check: str) -> bool:
+        """Whether ``check`` went unjudged because a run of the case hung, crashed or broke
+        first (a ``run.*`` check failed and the case stopped there): a known failure of it
+        did not pass, and is not stale."""
+        return check not in self.checks and any(
+            self.checks.get(outcome) == "fail" for outcome in RUN_OUTCOME_CHECK.values()
+        )
 
 
 @contextmanager

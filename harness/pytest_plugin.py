@@ -205,7 +205,7 @@ def check_case(
         and not any(entry.matches(f.case, f.check) for f in known)
         # A check the case never judged, a run having hung, crashed or broken first, did not
         # pass (certify's gate lists such an entry as not judged).
-        and not (result.ended and entry.check not in result.checks)
+        and not result.never_judged(entry.check)
     ]
     if stale:
         pytest.fail(

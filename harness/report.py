@@ -114,11 +114,10 @@ class Report:
                 elif entry is not None:
                     failure.expected_failure = True
                     failure.reason, failure.issue = entry.reason, entry.issue
-        ended = {result.case: result for result in self.results if result.ended}
+        by_case = {result.case: result for result in self.results}
         passing, self.unjudged = [], []
         for entry in expectations.entries_passing(failed, ran):
-            result = ended.get(entry.case)
-            if result is not None and not entry.is_glob and entry.check not in result.checks:
+            if not entry.is_glob and by_case[entry.case].never_judged(entry.check):
                 self.unjudged.append(entry)
             else:
                 passing.append(entry)

@@ -27,7 +27,7 @@ from typing import Any
 
 from .adapters.reference import reference_factory
 from .html_page import page, scroll
-from .report_markdown import ending_note, percent
+from .report_markdown import UNJUDGED_TEXT, UNJUDGED_TITLE, ending_note, percent
 from .summary import must_pass_counts
 
 #: Where a corpus case's file is read, from its id (ids never change).
@@ -107,9 +107,8 @@ def render_html(report: dict[str, Any]) -> str:
             report,
             "unjudged_expectations",
             "unjudged",
-            "Known failures not judged this run",
-            "Their case ended before the check was judged (a run hung, crashed or broke "
-            "first): they did not pass, so they are not stale, and the file keeps them.",
+            UNJUDGED_TITLE,
+            UNJUDGED_TEXT,
         ),
         f"<p class='muted'>Rendered by toolconform {_e(report['suite']['version'])} from "
         "report.json.</p>",

@@ -52,6 +52,14 @@ def percent(passed: int, cases: int) -> str:
     return f"{text} %"
 
 
+#: The section of the known failures whose case ended before their check was judged.
+UNJUDGED_TITLE = "Known failures not judged this run"
+UNJUDGED_TEXT = (
+    "Their case ended before the check was judged (a run hung, crashed or broke first): "
+    "they did not pass, so they are not stale, and the file keeps them."
+)
+
+
 def headline(report: dict[str, Any]) -> list[str]:
     """The two numbers, in words: what the parser does, and whether it passed its gate."""
     passed, cases = conformance(report)
@@ -315,10 +323,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report.get("unjudged_expectations"):
         lines += [
             "",
-            "## Known failures not judged this run",
+            f"## {UNJUDGED_TITLE}",
             "",
-            "Their case ended before the check was judged (a run hung, crashed or broke "
-            "first): they did not pass, so they are not stale, and the file keeps them.",
+            UNJUDGED_TEXT,
             "",
         ]
         for entry in report["unjudged_expectations"]:

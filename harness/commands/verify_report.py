@@ -64,19 +64,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def derived_pages(directory: Path) -> list[tuple[str, str]]:
+    """Each file of a report folder that ``report.json`` derives, with what is wrong with it
+    (``""``: nothing): missing, or not what ``report.json`` renders now."""
+    text = (directory / "report.json").read_text(encoding="utf-8")
+    pages = []
+    for name, expected in report_files(text)[1:]:
+        path = directory / name
+        if not path.exists():
+            pages.append((name, "missing"))
+        # Compared as the bytes write_report writes (report.encoded): read as text, a
+        # carriage return would read as a newline and a lone surrogate's escape would differ.
+        elif path.read_bytes() != encoded(expected):
+            pages.append((name, "does not derive from report.json (edited, or stale)"))
+        else:
+            pages.append((name, ""))
+    return pages
+
+
 def run(args: argparse.Namespace) -> int:
     data = _load(args.directory)
     problems: list[str] = []
     checked: list[str] = []
-    text = (args.directory / "report.json").read_text(encoding="utf-8")
-    for name, expected in report_files(text)[1:]:
-        path = args.directory / name
-        if not path.exists():
-            problems.append(f"{name}: missing")
-        # Compared as the bytes write_report writes (report.encoded): read as text, a
-        # carriage return would read as a newline and a lone surrogate's escape would differ.
-        elif path.read_bytes() != encoded(expected):
-            problems.append(f"{name}: does not derive from report.json (edited, or stale)")
+    for name, problem in derived_pages(args.directory):
+        if problem:
+            problems.append(f"{name}: {problem}")
         else:
             checked.append(f"{name} derives from report.json")
     spec = args.adapter or data["adapter"]

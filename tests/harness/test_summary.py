@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolconform.harness.cli import main
-from toolconform.harness.report import encoded
-from toolconform.harness.report_markdown import report_files
+from toolconform.harness.commands.verify_report import derived_pages
 from toolconform.harness.summary import find_reports, render_summary
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
@@ -63,10 +62,10 @@ def test_every_published_report_page_derives_from_its_report_json() -> None:
     published = sorted((REPORTS / "certification").rglob("report.json"))
     assert len(published) >= 9
     stale = [
-        f"{path.parent.relative_to(REPORTS)}/{name}"
+        f"{path.parent.relative_to(REPORTS)}/{name}: {problem}"
         for path in published
-        for name, text in report_files(path.read_text(encoding="utf-8"))[1:]
-        if (path.parent / name).read_bytes() != encoded(text)
+        for name, problem in derived_pages(path.parent)
+        if problem
     ]
     assert not stale, f"render them again from report.json: {stale}"
     assert render_summary(find_reports(REPORTS / "certification"), REPORTS) == (
